@@ -1,0 +1,407 @@
+"""The movement resolver: DATC v3.0 section 5's equations over Kruijswijk's guess algorithm.
+
+Every unit's order is one row of flat per-province tables (:class:`OrderTable`), so the inner
+loop works on small integers only. :class:`MovementResolver` turns the DATC decisions (MOVE,
+SUPPORT, CONVOY and the strengths) into methods that variants override:
+
+- ``attack_strength``, ``hold_strength``, ``defend_strength``, ``prevent_strength`` and
+  ``move_beats``: how strengths are computed and compared;
+- ``cuts_support``: whether a move cuts a support;
+- ``backup_rule``: what settles a paradox;
+- :meth:`calhamer.variants.Variant.unit_orders` (in the phase driver): where orders come from.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from calhamer.map import FLEET, Map
+from calhamer.orders import Convoy, Hold, Move, Order, Support
+from calhamer.position import Position
+from calhamer.resolver import GuessResolver
+from calhamer.rules import ConvoyIntent, ParadoxRule, Rules
+
+EMPTY, HOLD, MOVE, SUPPORT, CONVOY = range(5)
+
+
+class OrderTable:
+    """The legal orders of one movement phase as per-province integer tables.
+
+    ``orders`` maps a province to the (already validated) order its unit executes; a unit
+    without an entry holds. Supports and convoys that match no order given are demoted to
+    holds here, and listed in ``void``.
+    """
+
+    def __init__(self, position: Position, orders: dict[int, Order], rules: Rules) -> None:
+        m = position.map
+        n = m.province_count
+        self.map: Map = m
+        self.rules = rules
+        self.kind = [EMPTY] * n
+        self.owner = [-1] * n
+        self.dest = [-1] * n  # move: target province; support: supported-into; convoy: army dest
+        self.src = [-1] * n  # support: supported unit's province; convoy: army's province
+        self.via = [False] * n  # the move order itself says "via convoy"
+        self.movers_to: list[list[int]] = [[] for _ in range(n)]
+        self.move_supports: list[list[int]] = [[] for _ in range(n)]
+        self.hold_supports: list[list[int]] = [[] for _ in range(n)]
+        self.convoy_fleets: list[list[int]] = [[] for _ in range(n)]
+        self.void: dict[int, str] = {}
+        self.powers: list[str] = []
+        power_index: dict[str, int] = {}
+
+        for province, unit in position.units.items():
+            idx = power_index.get(unit.power)
+            if idx is None:
+                idx = power_index[unit.power] = len(self.powers)
+                self.powers.append(unit.power)
+            self.owner[province] = idx
+            self.kind[province] = HOLD
+        self.unit_type = [
+            position.units[p].type if p in position.units else -1 for p in range(n)
+        ]
+
+        province_of = m.loc_province
+        for province, order in orders.items():
+            if isinstance(order, Move):
+                self.kind[province] = MOVE
+                self.dest[province] = province_of[order.dest]
+                self.via[province] = order.via_convoy
+            elif isinstance(order, Support):
+                self.kind[province] = SUPPORT
+                self.src[province] = province_of[order.target]
+                self.dest[province] = -1 if order.dest is None else province_of[order.dest]
+            elif isinstance(order, Convoy):
+                self.kind[province] = CONVOY
+                self.src[province] = province_of[order.army]
+                self.dest[province] = province_of[order.dest]
+
+        kind, dest, src = self.kind, self.dest, self.src
+        for p in range(n):
+            if kind[p] == MOVE:
+                self.movers_to[dest[p]].append(p)
+        for p in range(n):
+            if kind[p] == CONVOY:
+                a = src[p]
+                if kind[a] == MOVE and dest[a] == dest[p] and self.unit_type[a] != FLEET:
+                    self.convoy_fleets[a].append(p)
+        self.adjacent = [
+            kind[p] == MOVE and dest[p] in m.army_adjacent[p] if self.unit_type[p] != FLEET
+            else kind[p] == MOVE
+            for p in range(n)
+        ]
+        self.convoyed = [self._uses_convoy(p) for p in range(n)]
+        for p in range(n):
+            if kind[p] == CONVOY and p not in self.convoy_fleets[src[p]]:
+                self._void(p, "no army was ordered to move as this convoy says")
+            elif kind[p] == CONVOY and not self.convoyed[src[p]]:
+                self._void(p, "the army moves by land, not by this convoy")
+        for p in range(n):
+            if kind[p] != SUPPORT:
+                continue
+            target = src[p]
+            if kind[target] == EMPTY:
+                self._void(p, "there is no unit to support")
+            elif dest[p] == -1 and kind[target] == MOVE:
+                self._void(p, "the supported unit was ordered to move, not to hold")
+            elif dest[p] != -1 and (kind[target] != MOVE or dest[target] != dest[p]):
+                self._void(p, "the supported unit was not ordered to make that move")
+            elif dest[p] == -1:
+                self.hold_supports[target].append(p)
+            else:
+                self.move_supports[target].append(p)
+
+    def _void(self, p: int, reason: str) -> None:
+        self.kind[p] = HOLD
+        self.void[p] = reason
+
+    def _uses_convoy(self, p: int) -> bool:
+        """Whether army ``p`` goes by sea (DATC 4.A.3, by the edition's convoy intent)."""
+        if self.kind[p] != MOVE or self.unit_type[p] == FLEET:
+            return False
+        if not self.adjacent[p]:
+            return True
+        intent = self.rules.convoy_intent
+        if intent is ConvoyIntent.EXPLICIT:
+            return self.via[p]
+        if intent is ConvoyIntent.SWAP_1971:
+            q = self.dest[p]
+            return bool(self.convoy_fleets[p]) and self.kind[q] == MOVE and self.dest[q] == p
+        own = self.owner[p]
+        has_own_fleet = any(self.owner[f] == own for f in self.convoy_fleets[p])
+        if intent is ConvoyIntent.INTENT_1982:
+            return has_own_fleet or self.via[p]
+        return has_own_fleet or self.via[p]
+
+    def route_fleets(self, p: int, usable: Iterable[int]) -> bool:
+        """Whether the fleets ``usable`` chain army ``p`` from its province to its target."""
+        near = self.map.province_fleet_adjacent
+        target = self.dest[p]
+        pool = set(usable)
+        start = [f for f in pool if f in near[p]]
+        seen = set(start)
+        queue = deque(start)
+        while queue:
+            f = queue.popleft()
+            if target in near[f]:
+                return True
+            for g in near[f]:
+                if g in pool and g not in seen:
+                    seen.add(g)
+                    queue.append(g)
+        return False
+
+    def necessary_fleets(self, p: int) -> set[int]:
+        """Fleets without which army ``p`` has no convoy route (used by the 2000 paradox rule)."""
+        fleets = self.convoy_fleets[p]
+        return {f for f in fleets if not self.route_fleets(p, (g for g in fleets if g != f))}
+
+    def fleets_on_routes(self, p: int) -> list[int]:
+        """Convoying fleets that lie on some route of army ``p`` (the 1971 any-route rule)."""
+        fleets = self.convoy_fleets[p]
+        return [
+            f for f in fleets
+            if self.route_fleets(p, fleets)
+            and _reaches(self.map, p, f, fleets)
+            and _reaches(self.map, self.dest[p], f, fleets)
+        ]
+
+
+def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
+    near = m.province_fleet_adjacent
+    pool = set(fleets)
+    start = [f for f in pool if f in near[coast]]
+    seen = set(start)
+    queue = deque(start)
+    while queue:
+        f = queue.popleft()
+        if f == fleet:
+            return True
+        for g in near[f]:
+            if g in pool and g not in seen:
+                seen.add(g)
+                queue.append(g)
+    return False
+
+
+class MovementResolver(GuessResolver):
+    """Decides every MOVE, SUPPORT and CONVOY of one movement phase.
+
+    ``neutral`` and ``worlds`` serve the Alexander rule IV.5.g: each convoy is judged in a
+    world where its own army has no effect. Standard editions leave both empty.
+    """
+
+    def __init__(
+        self,
+        table: OrderTable,
+        neutral: frozenset[int] = frozenset(),
+        worlds: dict[frozenset[int], MovementResolver] | None = None,
+    ) -> None:
+        super().__init__(len(table.kind))
+        self.table = table
+        self.rules = table.rules
+        self.neutral = neutral
+        self.convoyed = list(table.convoyed)
+        self.fixed_path: dict[int, bool] = {}
+        if self.rules.paradox is ParadoxRule.ALEXANDER:
+            self._prepare_alexander_world(worlds if worlds is not None else {})
+        kind = table.kind
+        n = len(kind)
+        self.opponent = [-1] * n
+        for p in range(n):
+            q = table.dest[p]
+            if (
+                kind[p] == MOVE and kind[q] == MOVE and table.dest[q] == p
+                and not self.convoyed[p] and not self.convoyed[q]
+            ):
+                self.opponent[p] = q
+
+    # -- the Alexander rule ------------------------------------------------------------------
+
+    def _prepare_alexander_world(self, worlds: dict[frozenset[int], MovementResolver]) -> None:
+        worlds[self.neutral] = self
+        t = self.table
+        for p in range(len(t.kind)):
+            if not self.convoyed[p]:
+                continue
+            if p in self.neutral:
+                self.fixed_path[p] = False
+                self.settle(p, False)
+                continue
+            key = self.neutral | {p}
+            world = worlds.get(key)
+            if world is None:
+                world = MovementResolver(t, key, worlds)
+            stands = world.convoy_route_stands(p)
+            if not stands and t.via[p] and t.adjacent[p] and self.rules.via_convoy_falls_back_to_land:
+                self.convoyed[p] = False  # the army takes the land route after all
+            else:
+                self.fixed_path[p] = stands
+
+    def convoy_route_stands(self, p: int) -> bool:
+        """In this world (``p`` has no effect), whether ``p``'s fleets would all convoy it."""
+        fleets = self.table.convoy_fleets[p]
+        return self.table.route_fleets(p, [f for f in fleets if self.resolve(f)])
+
+    # -- PATH ---------------------------------------------------------------------------------
+
+    def path(self, p: int) -> bool:
+        if not self.convoyed[p]:
+            return True
+        fixed = self.fixed_path.get(p)
+        if fixed is not None:
+            return fixed
+        t = self.table
+        if self.rules.convoy_needs_all_routes_cut:
+            return t.route_fleets(p, [f for f in t.convoy_fleets[p] if self.resolve(f)])
+        on_routes = t.fleets_on_routes(p)
+        return bool(on_routes) and all(self.resolve(f) for f in on_routes)
+
+    # -- strengths (DATC 5.B.5 to 5.B.8) ----------------------------------------------------
+
+    def _support_count(self, supporters: list[int], exclude_owner: int = -1) -> int:
+        owner = self.table.owner
+        return sum(1 for s in supporters if owner[s] != exclude_owner and self.resolve(s))
+
+    def hold_strength(self, q: int) -> int:
+        kind = self.table.kind[q]
+        if kind == EMPTY:
+            return 0
+        if kind == MOVE:
+            return 0 if self.resolve(q) else 1
+        return 1 + self._support_count(self.table.hold_supports[q])
+
+    def attack_strength(self, p: int) -> int:
+        t = self.table
+        if not self.path(p):
+            return 0
+        q = t.dest[p]
+        if t.kind[q] == EMPTY or (
+            self.opponent[p] == -1 and t.kind[q] == MOVE and self.resolve(q)
+        ):
+            return 1 + self._support_count(t.move_supports[p])
+        if t.owner[q] == t.owner[p]:
+            return 0
+        return 1 + self._support_count(t.move_supports[p], exclude_owner=t.owner[q])
+
+    def defend_strength(self, p: int) -> int:
+        return 1 + self._support_count(self.table.move_supports[p])
+
+    def prevent_strength(self, p: int) -> int:
+        if not self.path(p):
+            return 0
+        opp = self.opponent[p]
+        if opp != -1 and self.resolve(opp):
+            return 0
+        if not self.rules.dislodged_unit_bounces_without_head_to_head:
+            t = self.table
+            if any(t.dest[p] == m and self.resolve(m) for m in t.movers_to[p]):
+                return 0
+        return 1 + self._support_count(self.table.move_supports[p])
+
+    def move_beats(self, attack: int, opposing: int) -> bool:
+        return attack > opposing
+
+    # -- decisions (DATC 5.B.1 to 5.B.3) ----------------------------------------------------
+
+    def adjudicate(self, p: int) -> bool:
+        kind = self.table.kind[p]
+        if kind == MOVE:
+            return self.adjudicate_move(p)
+        if kind == SUPPORT:
+            return self.adjudicate_support(p)
+        if kind == CONVOY:
+            return self.adjudicate_convoy(p)
+        return True
+
+    def adjudicate_move(self, p: int) -> bool:
+        if p in self.neutral:
+            return False
+        t = self.table
+        attack = self.attack_strength(p)
+        if attack == 0:
+            return False
+        q = t.dest[p]
+        opp = self.opponent[p]
+        defence = self.defend_strength(opp) if opp != -1 else self.hold_strength(q)
+        if not self.move_beats(attack, defence):
+            return False
+        return all(
+            r == p or self.move_beats(attack, self.prevent_strength(r)) for r in t.movers_to[q]
+        )
+
+    def adjudicate_support(self, s: int) -> bool:
+        t = self.table
+        for m in t.movers_to[s]:
+            if self.cuts_support(m, s):
+                return False
+        # A supporter dislodged from the province it supports into is not cut by the attack,
+        # but it is still dislodged, and a dislodged unit gives no support.
+        return not any(self.resolve(m) for m in t.movers_to[s])
+
+    def cuts_support(self, m: int, s: int) -> bool:
+        """Whether the move ``m`` into the supporter's province cuts the support ``s``."""
+        t = self.table
+        if t.owner[m] == t.owner[s] or m == t.dest[s] or m in self.neutral:
+            return False
+        if not self.path(m):
+            return False
+        if self.convoyed[m] and self._convoy_paradox_exception(m, s):
+            return False
+        return True
+
+    def _convoy_paradox_exception(self, m: int, s: int) -> bool:
+        """The rulebooks' own paradox rules: a convoyed army spares some supports."""
+        rule = self.rules.paradox
+        t = self.table
+        into = t.dest[s]
+        fleets = t.convoy_fleets[m]
+        if rule is ParadoxRule.RULE_1971:
+            return into in fleets and t.unit_type[t.src[s]] == FLEET
+        if rule is ParadoxRule.RULE_2000:
+            return into != -1 and into in t.necessary_fleets(m)
+        if rule is ParadoxRule.RULE_1982:
+            acted_in = t.src[s] if into == -1 else into
+            return acted_in in fleets
+        return False
+
+    def adjudicate_convoy(self, f: int) -> bool:
+        # DATC 5.D: ask the attackers' conditions directly rather than through resolve, so
+        # that a convoy paradox always forms one clean cycle (convoy and the support it cuts).
+        return not any(self.adjudicate_move(m) for m in self.table.movers_to[f])
+
+    def backup_rule(self, cycle: list[int]) -> None:
+        kind = self.table.kind
+        convoys = [n for n in cycle if kind[n] == CONVOY]
+        if convoys:
+            for n in convoys:  # Szykman: the convoying fleets in the paradox hold
+                self.settle(n, False)
+        elif all(kind[n] == MOVE for n in cycle):
+            for n in cycle:  # circular movement: everyone moves
+                self.settle(n, True)
+        else:
+            for n in cycle:  # a variant's paradox: every order in it fails (DATC 5.B.9)
+                self.settle(n, False)
+
+    def resolve_all(self) -> None:
+        kind = self.table.kind
+        for p in range(len(kind)):
+            if kind[p] in (MOVE, SUPPORT, CONVOY):
+                self.resolve(p)
+
+
+def legal_orders_table(position: Position, orders: dict[int, Order], rules: Rules) -> OrderTable:
+    return OrderTable(position, orders, rules)
+
+
+__all__ = [
+    "CONVOY",
+    "EMPTY",
+    "HOLD",
+    "MOVE",
+    "SUPPORT",
+    "Hold",
+    "MovementResolver",
+    "OrderTable",
+]

@@ -1,0 +1,501 @@
+"""Boards: provinces, coasts and adjacency, loaded from TOML data files.
+
+Provinces and locations are small integers so that the resolver never touches strings.
+Location ``i`` for ``i < len(provinces)`` is province ``i`` itself; the coasts of split-coast
+provinces come after them. See ``docs/maps.md`` for the file format.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from calhamer.errors import MapError
+
+Location = int
+ProvinceId = int
+
+
+class Terrain(IntEnum):
+    LAND = 0
+    COAST = 1
+    SEA = 2
+    IMPASSABLE = 3
+
+
+class UnitType(IntEnum):
+    ARMY = 0
+    FLEET = 1
+
+    @property
+    def letter(self) -> str:
+        return "AF"[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> UnitType:
+        return cls.ARMY if letter.upper() == "A" else cls.FLEET
+
+
+ARMY = UnitType.ARMY
+FLEET = UnitType.FLEET
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    code: str
+    name: str
+    adjective: str = ""
+    aliases: tuple[str, ...] = ()
+    color: str = "#888888"
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    id: ProvinceId
+    code: str
+    name: str
+    terrain: Terrain
+    is_supply_center: bool = False
+    home: str | None = None
+    coasts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Map:
+    """A board. Build one with :func:`load_map`; all tables are precomputed and read-only."""
+
+    name: str
+    title: str
+    victory_centers: int
+    start_phase: str
+    powers: tuple[Power, ...]
+    provinces: tuple[Province, ...]
+    loc_province: tuple[ProvinceId, ...]
+    loc_coast: tuple[str | None, ...]
+    army_adjacent: tuple[frozenset[ProvinceId], ...]
+    fleet_adjacent: tuple[frozenset[Location], ...]
+    start_units: dict[str, tuple[str, ...]]
+    start_centers: dict[str, tuple[str, ...]] | None
+    raw: dict[str, object] = field(repr=False)
+    _names: dict[str, Location] = field(repr=False)
+    _prefix_names: tuple[tuple[str, Location], ...] = field(repr=False)
+    _power_names: dict[str, str] = field(repr=False)
+
+    # -- provinces and locations -------------------------------------------------------------
+
+    @property
+    def province_count(self) -> int:
+        return len(self.provinces)
+
+    @property
+    def location_count(self) -> int:
+        return len(self.loc_province)
+
+    @property
+    def supply_centers(self) -> tuple[ProvinceId, ...]:
+        return tuple(p.id for p in self.provinces if p.is_supply_center)
+
+    def home_centers(self, power: str) -> tuple[ProvinceId, ...]:
+        return tuple(p.id for p in self.provinces if p.home == power)
+
+    def province_of(self, loc: Location) -> ProvinceId:
+        return self.loc_province[loc]
+
+    def coast_locations(self, province: ProvinceId) -> tuple[Location, ...]:
+        """The coast locations of a split-coast province (empty for any other province)."""
+        return self._coast_locs[province]
+
+    def loc_name(self, loc: Location) -> str:
+        """Canonical text of a location: ``SPA`` or ``SPA/NC``."""
+        code = self.provinces[self.loc_province[loc]].code
+        coast = self.loc_coast[loc]
+        return f"{code}/{coast}" if coast else code
+
+    def loc(self, name: str) -> Location:
+        """Exact look-up of a canonical location name (``"STP/SC"``); raises KeyError."""
+        return self._canonical[name.upper()]
+
+    def find_location(self, text: str) -> Location | None:
+        """Look up a province or coast by code, name, alias or unique prefix; None if unknown."""
+        key = normalize_name(text)
+        loc = self._names.get(key)
+        if loc is not None:
+            return loc
+        if len(key) >= 3:
+            hits = {loc for name, loc in self._prefix_names if name.startswith(key)}
+            if len(hits) == 1:
+                return hits.pop()
+        return None
+
+    def suggest_location(self, text: str) -> list[Location]:
+        """Locations whose names look like ``text``, best first (for "did you mean ...")."""
+        key = normalize_name(text)
+        if len(key) >= 2:
+            hits = sorted({loc for name, loc in self._prefix_names if name.startswith(key)})
+            if 1 < len(hits) <= 4:
+                return hits
+        close = difflib.get_close_matches(key, self._names.keys(), n=3, cutoff=0.6)
+        seen: list[Location] = []
+        for name in close:
+            loc = self._names[name]
+            if loc not in seen:
+                seen.append(loc)
+        return seen
+
+    def describe(self, loc: Location) -> str:
+        """``Tyrolia (TYR)``: how a location is named in messages."""
+        province = self.provinces[self.loc_province[loc]]
+        coast = self.loc_coast[loc]
+        suffix = f" {COAST_NAMES[coast]}" if coast else ""
+        return f"{province.name}{suffix} ({self.loc_name(loc)})"
+
+    # -- powers -----------------------------------------------------------------------------
+
+    @property
+    def power_codes(self) -> tuple[str, ...]:
+        return tuple(p.code for p in self.powers)
+
+    def find_power(self, text: str) -> str | None:
+        return self._power_names.get(normalize_name(text))
+
+    def power(self, code: str) -> Power:
+        for p in self.powers:
+            if p.code == code:
+                return p
+        raise KeyError(code)
+
+    # -- movement -----------------------------------------------------------------------------
+
+    def can_reach(self, unit_type: UnitType, loc: Location, dest: Location) -> bool:
+        """Whether a unit of this type at ``loc`` may move to ``dest`` without a convoy.
+
+        For armies ``dest`` may be any location of the target province; for fleets it must be
+        the exact location (coast) reached.
+        """
+        if unit_type is UnitType.ARMY:
+            return self.loc_province[dest] in self.army_adjacent[self.loc_province[loc]]
+        return dest in self.fleet_adjacent[loc]
+
+    def can_reach_province(self, unit_type: UnitType, loc: Location, province: ProvinceId) -> bool:
+        """Whether the unit could move into ``province`` at all (any coast): used for supports."""
+        if unit_type is UnitType.ARMY:
+            return province in self.army_adjacent[self.loc_province[loc]]
+        return province in self._fleet_adjacent_provinces[loc]
+
+    def fleet_destinations(self, loc: Location, province: ProvinceId) -> tuple[Location, ...]:
+        """The locations of ``province`` that a fleet at ``loc`` can move to."""
+        return tuple(d for d in self.fleet_adjacent[loc] if self.loc_province[d] == province)
+
+    def is_sea(self, province: ProvinceId) -> bool:
+        return self.provinces[province].terrain is Terrain.SEA
+
+    def is_coastal(self, province: ProvinceId) -> bool:
+        return self.provinces[province].terrain is Terrain.COAST
+
+    def unit_can_stand(self, unit_type: UnitType, loc: Location) -> bool:
+        """Armies stand on land or coast provinces; fleets on seas or a coast (named if split)."""
+        province = self.provinces[self.loc_province[loc]]
+        if unit_type is UnitType.ARMY:
+            return self.loc_coast[loc] is None and province.terrain in (Terrain.LAND, Terrain.COAST)
+        if province.terrain is Terrain.SEA:
+            return True
+        if province.terrain is not Terrain.COAST:
+            return False
+        return (self.loc_coast[loc] is not None) == bool(province.coasts)
+
+    # Derived tables, filled in by __post_init__ so that callers never recompute them.
+    def __post_init__(self) -> None:
+        coast_locs: list[list[Location]] = [[] for _ in self.provinces]
+        for loc in range(len(self.provinces), len(self.loc_province)):
+            coast_locs[self.loc_province[loc]].append(loc)
+        object.__setattr__(self, "_coast_locs", tuple(tuple(c) for c in coast_locs))
+        object.__setattr__(
+            self,
+            "_fleet_adjacent_provinces",
+            tuple(frozenset(self.loc_province[d] for d in adj) for adj in self.fleet_adjacent),
+        )
+        by_province: list[set[ProvinceId]] = [set() for _ in self.provinces]
+        for loc, adj in enumerate(self._fleet_adjacent_provinces):
+            by_province[self.loc_province[loc]] |= adj
+        object.__setattr__(
+            self, "province_fleet_adjacent", tuple(frozenset(s) for s in by_province)
+        )
+        object.__setattr__(
+            self, "_canonical", {self.loc_name(loc): loc for loc in range(len(self.loc_province))}
+        )
+
+    _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
+    _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
+    _canonical: dict[str, Location] = field(init=False, repr=False)
+    # Provinces a fleet could reach from any coast of a province: convoy routes use these.
+    province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
+
+
+COAST_NAMES = {"NC": "North Coast", "SC": "South Coast", "EC": "East Coast", "WC": "West Coast"}
+
+_NAME_JUNK = re.compile(r"[\s.'’_-]+")
+
+
+def normalize_name(text: str) -> str:
+    """Fold a name for matching: lower case, no spaces, dots, apostrophes or hyphens."""
+    return _NAME_JUNK.sub("", text).lower()
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+
+def available_maps() -> list[str]:
+    folder = resources.files("calhamer") / "maps"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def load_map(name_or_path: str) -> Map:
+    """Load a map by name (a file in ``calhamer/maps``) or by path to a TOML file."""
+    data = _read_with_parents(name_or_path, seen=())
+    return _build(data, source=name_or_path)
+
+
+def _read(name_or_path: str) -> dict[str, object]:
+    path = Path(name_or_path)
+    try:
+        if path.suffix == ".toml" and path.exists():
+            text = path.read_text(encoding="utf-8")
+        else:
+            resource = resources.files("calhamer") / "maps" / f"{name_or_path}.toml"
+            if not resource.is_file():
+                known = ", ".join(available_maps())
+                raise MapError(f"no map called {name_or_path!r}; the maps shipped are: {known}")
+            text = resource.read_text(encoding="utf-8")
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError(f"map {name_or_path!r} is not valid TOML: {exc}") from None
+
+
+def _read_with_parents(name_or_path: str, seen: tuple[str, ...]) -> dict[str, object]:
+    if name_or_path in seen:
+        raise MapError(f"map {name_or_path!r} extends itself through {' -> '.join(seen)}")
+    data = _read(name_or_path)
+    parent = _table(data, "map").get("extends")
+    if not parent:
+        return data
+    base = _read_with_parents(str(parent), (*seen, name_or_path))
+    return _merge(base, data)
+
+
+def _merge(base: dict[str, object], child: dict[str, object]) -> dict[str, object]:
+    merged: dict[str, object] = {}
+    for key in set(base) | set(child):
+        if key == "remove":
+            continue
+        b, c = base.get(key), child.get(key)
+        if isinstance(b, dict) and isinstance(c, dict):
+            if key in ("army", "fleet"):
+                both = dict(b)
+                for loc, targets in c.items():
+                    both[loc] = f"{both.get(loc, '')} {targets}".strip()
+                merged[key] = both
+            elif key == "start":
+                merged[key] = c  # a start replaces the parent's whole start
+            else:
+                merged[key] = {**b, **c}
+        else:
+            merged[key] = c if c is not None else b
+    removals = _table(child, "remove")
+    for kind in ("army", "fleet"):
+        table = dict(_table(merged, kind))
+        for edge in removals.get(kind, []):  # type: ignore[union-attr]
+            a, b = str(edge).split()
+            table[a] = " ".join(t for t in str(table.get(a, "")).split() if t != b)
+            table[b] = " ".join(t for t in str(table.get(b, "")).split() if t != a)
+        merged[kind] = table
+    return merged
+
+
+def _table(data: dict[str, object], key: str) -> dict[str, object]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise MapError(f"[{key}] must be a table")
+    return value
+
+
+def _build(data: dict[str, object], source: str) -> Map:
+    meta = _table(data, "map")
+
+    def fail(msg: str) -> MapError:
+        return MapError(f"map {source!r}: {msg}")
+
+    powers = []
+    for code, info in _table(data, "powers").items():
+        info = dict(info)  # type: ignore[arg-type]
+        powers.append(
+            Power(
+                code=code,
+                name=str(info.get("name", code.title())),
+                adjective=str(info.get("adjective", "")),
+                aliases=tuple(info.get("aliases", ())),
+                color=str(info.get("color", "#888888")),
+            )
+        )
+    power_codes = {p.code for p in powers}
+
+    provinces: list[Province] = []
+    for index, (code, info) in enumerate(sorted(_table(data, "provinces").items())):
+        info = dict(info)  # type: ignore[arg-type]
+        if code != code.upper():
+            raise fail(f"province code {code!r} must be upper case")
+        try:
+            terrain = Terrain[str(info.get("type", "land")).upper()]
+        except KeyError:
+            raise fail(f"province {code}: unknown type {info.get('type')!r}") from None
+        home = info.get("home")
+        if home is not None and home not in power_codes:
+            raise fail(f"province {code}: home power {home!r} is not in [powers]")
+        provinces.append(
+            Province(
+                id=index,
+                code=code,
+                name=str(info.get("name", code)),
+                terrain=terrain,
+                is_supply_center=bool(info.get("sc", False)),
+                home=home,  # type: ignore[arg-type]
+                coasts=tuple(info.get("coasts", ())),
+                aliases=tuple(info.get("aliases", ())),
+            )
+        )
+
+    loc_province = [p.id for p in provinces]
+    loc_coast: list[str | None] = [None] * len(provinces)
+    for p in provinces:
+        for coast in p.coasts:
+            loc_province.append(p.id)
+            loc_coast.append(coast)
+    canonical: dict[str, Location] = {}
+    for loc, (pid, coast) in enumerate(zip(loc_province, loc_coast, strict=True)):
+        code = provinces[pid].code
+        canonical[f"{code}/{coast}" if coast else code] = loc
+
+    def location(name: str, where: str) -> Location:
+        loc = canonical.get(name.upper())
+        if loc is None:
+            raise fail(f"{where} names {name!r}, which is not a province or coast of this map")
+        return loc
+
+    army: list[set[ProvinceId]] = [set() for _ in provinces]
+    for src, targets in _table(data, "army").items():
+        a = location(src, "[army]")
+        for t in str(targets).split():
+            b = location(t, f"[army] {src}")
+            army[a].add(b)
+            army[b].add(a)
+    fleet: list[set[Location]] = [set() for _ in loc_province]
+    for src, targets in _table(data, "fleet").items():
+        a = location(src, "[fleet]")
+        for t in str(targets).split():
+            b = location(t, f"[fleet] {src}")
+            fleet[a].add(b)
+            fleet[b].add(a)
+
+    for p in provinces:
+        if army[p.id] and p.terrain not in (Terrain.LAND, Terrain.COAST):
+            raise fail(f"[army] gives {p.code} army neighbours, but it is {p.terrain.name.lower()}")
+    for loc, adj in enumerate(fleet):
+        if not adj:
+            continue
+        p = provinces[loc_province[loc]]
+        if p.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
+            raise fail(f"[fleet] gives {p.code} fleet neighbours, but it is {p.terrain.name.lower()}")
+        if p.coasts and loc_coast[loc] is None:
+            raise fail(f"[fleet] gives {p.code} fleet neighbours; name its coasts instead")
+
+    names, prefix_names = _name_index(provinces, canonical, fail)
+    power_names: dict[str, str] = {}
+    for p in powers:
+        for alias in (p.code, p.name, p.adjective, *p.aliases):
+            if alias:
+                power_names[normalize_name(alias)] = p.code
+
+    start = _table(data, "start")
+    start_units = {k: tuple(v) for k, v in dict(start.get("units", {})).items()}  # type: ignore[arg-type]
+    centers = start.get("centers")
+    start_centers = (
+        {k: tuple(v) for k, v in dict(centers).items()} if centers is not None else None  # type: ignore[arg-type]
+    )
+    for power in list(start_units) + list(start_centers or {}):
+        if power not in power_codes:
+            raise fail(f"[start] names {power!r}, which is not in [powers]")
+
+    return Map(
+        name=str(meta.get("name", source)),
+        title=str(meta.get("title", meta.get("name", source))),
+        victory_centers=int(meta.get("victory_centers", 0)),  # type: ignore[arg-type]
+        start_phase=str(meta.get("start_phase", "S1901M")),
+        powers=tuple(powers),
+        provinces=tuple(provinces),
+        loc_province=tuple(loc_province),
+        loc_coast=tuple(loc_coast),
+        army_adjacent=tuple(frozenset(a) for a in army),
+        fleet_adjacent=tuple(frozenset(f) for f in fleet),
+        start_units=start_units,
+        start_centers=start_centers,
+        raw=data,
+        _names=names,
+        _prefix_names=prefix_names,
+        _power_names=power_names,
+    )
+
+
+def _name_index(
+    provinces: list[Province], canonical: dict[str, Location], fail
+) -> tuple[dict[str, Location], tuple[tuple[str, Location], ...]]:
+    """Every exact spelling, and the spellings eligible for unique-prefix matching."""
+    names: dict[str, Location] = {}
+    owner: dict[str, str] = {}
+
+    def add(name: str, loc: Location, who: str) -> None:
+        key = normalize_name(name)
+        if not key:
+            return
+        if key in names and names[key] != loc:
+            raise fail(f"the name {name!r} is given to both {owner[key]} and {who}")
+        names[key] = loc
+        owner[key] = who
+
+    for canon, loc in canonical.items():
+        add(canon, loc, canon)
+    for p in provinces:
+        for alias in (p.name, *p.aliases):
+            add(alias, p.id, p.code)
+        for coast_loc in (canonical[f"{p.code}/{c}"] for c in p.coasts):
+            coast = canonical_coast(canonical, coast_loc)
+            for base in (p.code, p.name, *p.aliases):
+                for sep in ("/", "(", " ", "-"):
+                    suffix = f"{coast})" if sep == "(" else coast
+                    add(f"{base}{sep}{suffix}", coast_loc, f"{p.code}/{coast}")
+                add(f"{base} {COAST_NAMES.get(coast, coast)}", coast_loc, f"{p.code}/{coast}")
+    prefix = tuple(
+        (normalize_name(n), p.id)
+        for p in provinces
+        if p.terrain is not Terrain.IMPASSABLE
+        for n in (p.code, p.name, *p.aliases)
+    )
+    return names, prefix
+
+
+def canonical_coast(canonical: dict[str, Location], loc: Location) -> str:
+    for name, value in canonical.items():
+        if value == loc and "/" in name:
+            return name.split("/", 1)[1]
+    raise KeyError(loc)
+
+
+def parse_locations(m: Map, names: Iterable[str]) -> list[Location]:
+    return [m.loc(n) for n in names]

@@ -1,0 +1,459 @@
+"""Reading and writing orders and units in the usual English notation.
+
+Parsing reads syntax and resolves names to locations, nothing more: adjacency, ownership and
+which coast a move needs are the adjudicator's business, so ``F POR - SPA`` parses to the SPA
+province and is judged later. Every parse error is an :class:`~calhamer.errors.OrderError`
+whose span points at the offending fragment of the text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import NoReturn
+
+from calhamer.errors import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    InvalidOrderError,
+    OrderError,
+    PhaseError,
+)
+from calhamer.map import Location, Map, Terrain, UnitType, normalize_name
+from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from calhamer.position import KIND_NAMES, Position, Unit
+
+# Words are kept whole (with inner dots and apostrophes, as in "St." or "Lyon's"); every dash
+# or arrow is one token, so "Ven-Tri" and "Ven -> Tri" read alike.
+_TOKEN = re.compile(
+    r"(?P<arrow>->|=>|→|[-–—]+)|(?P<word>[^\W_][\w.'’]*)|(?P<punct>[/():?])|(?P<other>\S)"
+)
+
+_KEYWORDS = {
+    **dict.fromkeys(("A", "ARMY"), "A"),
+    **dict.fromkeys(("F", "FLEET"), "F"),
+    **dict.fromkeys(("H", "HOLD", "HOLDS"), "H"),
+    **dict.fromkeys(("S", "SUPPORT", "SUPPORTS"), "S"),
+    **dict.fromkeys(("C", "CONVOY", "CONVOYS"), "C"),
+    **dict.fromkeys(("R", "RETREAT", "RETREATS"), "R"),
+    **dict.fromkeys(("D", "DISBAND", "DISBANDS", "REMOVE", "REMOVES"), "D"),
+    **dict.fromkeys(("B", "BUILD", "BUILDS"), "B"),
+    **dict.fromkeys(("WAIVE", "WAIVES"), "W"),
+    **dict.fromkeys(("VIA", "BY"), "VIA"),
+    "TO": "TO",
+}
+
+# Which kinds of order each phase kind takes ("move" in a retreat phase is a retreat).
+_PHASE_ORDERS = {
+    "M": ("hold", "move", "support", "convoy"),
+    "R": ("retreat", "move", "disband"),
+    "A": ("build", "disband", "waive"),
+}
+_PHASE_TAKES = {
+    "M": "holds, moves, supports and convoys (A VEN H, A VEN - TRI, F ADR S A VEN - TRI, "
+    "F ENG C A BRE - LON)",
+    "R": "retreats and disbands (A PAR R BUR, A PAR D)",
+    "A": "builds, removals and waives (BUILD A PAR, A PAR D, WAIVE)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str  # "arrow", "word", "punct" or "other"
+    text: str
+    start: int
+    end: int
+
+    @property
+    def kw(self) -> str | None:
+        return _KEYWORDS.get(self.text.upper()) if self.kind == "word" else None
+
+    @property
+    def is_arrow(self) -> bool:
+        return self.kind == "arrow" or self.kw == "TO"
+
+
+@dataclass(frozen=True)
+class ParsedOrder:
+    """An order as read: the power named in its prefix (or given), the order, the text."""
+
+    power: str | None
+    order: Order | Waive
+    text: str
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+class _Reader:
+    """A recursive-descent reader over the tokens of one order."""
+
+    def __init__(self, m: Map, text: str, position: Position | None) -> None:
+        self.m, self.text, self.position = m, text, position
+        self.toks = [
+            _Tok(k.lastgroup or "", k.group(), k.start(), k.end()) for k in _TOKEN.finditer(text)
+        ]
+        self.i = 0
+
+    def peek(self) -> _Tok | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def peek_kw(self) -> str | None:
+        tok = self.peek()
+        return tok.kw if tok else None
+
+    def fail(
+        self,
+        message: str,
+        start: int,
+        end: int,
+        suggestion: str | None = None,
+        cls: type[OrderError] = InvalidOrderError,
+    ) -> NoReturn:
+        raise cls(message, text=self.text, start=start, end=end, suggestion=suggestion)
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def power_prefix(self) -> str | None:
+        """Read ``Italy:`` (or a bare power name that is no place name) before the order."""
+        colon = next((k for k, t in enumerate(self.toks) if t.text == ":"), None)
+        if colon is None:
+            first = self.peek()
+            if (
+                len(self.toks) < 2
+                or first is None
+                or first.kind != "word"
+                or first.kw
+                or self.m.find_location(first.text) is not None
+            ):
+                return None
+            power = self.m.find_power(first.text)
+            self.i += power is not None
+            return power
+        if colon == 0:
+            self.fail('a power name must come before ":"', 0, self.toks[0].end)
+        start, end = self.toks[0].start, self.toks[colon - 1].end
+        name = self.text[start:end]
+        power = self.m.find_power(name)
+        if power is None:
+            spellings = {
+                normalize_name(s): p.name
+                for p in self.m.powers
+                for s in (p.code, p.name, p.adjective, *p.aliases)
+                if s
+            }
+            close = difflib.get_close_matches(normalize_name(name), spellings, n=3, cutoff=0.6)
+            names = list(dict.fromkeys(spellings[c] for c in close))
+            self.fail(
+                f'"{name}" is not a power',
+                start,
+                end,
+                f"did you mean {_or(names)}?" if names else None,
+            )
+        self.i = colon + 1
+        return power
+
+    def location(self, what: str) -> Location:
+        """Read a place name, which may run over several words (``Gulf of Lyon``, ``Spa(sc)``)."""
+        toks, i, text = self.toks, self.i, self.text
+        tok = self.peek()
+        if tok is None or tok.kind != "word" or tok.kw is not None:
+            prev = toks[i - 1] if i else None
+            after = f' after "{prev.text}"' if prev else ""
+            if tok is None:
+                self.fail(
+                    f"{what} is missing{after}", *((prev.start, prev.end) if prev else (0, 0))
+                )
+            self.fail(f'expected {what}{after}, found "{tok.text}"', tok.start, tok.end)
+        # The tokens that may belong to one name; the name ends after one of ``ends``.
+        ends, j = [], i
+        while j < len(toks):
+            t = toks[j]
+            if (t.kind == "word" and t.kw is None) or t.text == ")":
+                ends.append(j)
+            elif not self.joins(i, j):
+                break
+            j += 1
+        for j in reversed(ends):  # longest name first: "Spa sc" before "Spa"
+            loc = self.m.find_location(text[tok.start : toks[j].end])
+            if loc is not None:
+                self.i = j + 1
+                return loc
+        self.bad_name(tok.start, toks[ends[-1]].end)
+
+    def joins(self, first: int, j: int) -> bool:
+        """Whether punctuation token ``j`` continues the name that starts at token ``first``."""
+        toks, t = self.toks, self.toks[j]
+        nxt = toks[j + 1] if j + 1 < len(toks) else None
+        if nxt is None or nxt.kind != "word":
+            return False
+        if t.text in ("/", "("):  # "Spa/sc", "StP(SC)"
+            return True
+        # A dash joins words only when glued to both ("Mid-Atlantic"), and not when both sides
+        # are names by themselves ("Swe-Den" is a move, not "Sweden").
+        if t.text != "-" or toks[j - 1].end != t.start or t.end != nxt.start:
+            return False
+        left = self.text[toks[first].start : toks[j - 1].end]
+        return self.m.find_location(left) is None or self.m.find_location(nxt.text) is None
+
+    def bad_name(self, start: int, end: int) -> NoReturn:
+        """Fail on a name that is no location: ambiguous if it starts several names."""
+        name, m = self.text[start:end], self.m
+        key = normalize_name(name)
+        hits = [
+            p
+            for p in sorted(m.provinces, key=lambda p: p.name)
+            if len(key) >= 2
+            and p.terrain is not Terrain.IMPASSABLE
+            and any(normalize_name(n).startswith(key) for n in (p.code, p.name, *p.aliases))
+        ]
+        if len(hits) > 1:
+            names = _or([m.describe(p.id) for p in hits[:6]])
+            message, cls = f'"{name}" could be several provinces', AmbiguousOrderError
+            self.fail(message, start, end, f"did you mean {names}?", cls)
+        close = [m.describe(loc) for loc in m.suggest_location(name)]
+        hint = f"did you mean {_or(close)}?" if close else None
+        self.fail(f'"{name}" is not a province', start, end, hint)
+
+    def unit(self, what: str = "the unit's province") -> tuple[UnitType | None, Location]:
+        """Read ``A VEN``, ``F STP/SC``, ``? VEN`` or plain ``VEN``; the type may be None."""
+        tok = self.peek()
+        written = None
+        if tok is not None and (tok.kw in ("A", "F") or tok.text == "?"):
+            self.i += 1
+            written = {"A": UnitType.ARMY, "F": UnitType.FLEET}.get(tok.kw or "")
+        return written, self.location(what)
+
+    def infer(self, written: UnitType | None, loc: Location, build: bool = False) -> UnitType | None:
+        """The unit type, when omitted: the unit standing there, else what the terrain allows."""
+        if written is not None:
+            return written
+        # A build's place is empty by rule, so a unit standing there says nothing about it.
+        if self.position is not None and not build and (u := self.position.unit_at(loc)):
+            return u.type
+        terrain = self.m.provinces[self.m.province_of(loc)].terrain
+        if self.m.loc_coast[loc] is not None or terrain is Terrain.SEA:
+            return UnitType.FLEET
+        return UnitType.ARMY if terrain is Terrain.LAND else None
+
+    # -- orders -------------------------------------------------------------------------------
+
+    def order(self, phase_kind: str) -> tuple[str, _Tok, Order | Waive]:
+        """Read one order: its kind, the token naming the kind (for errors) and the order."""
+        first = self.peek()
+        if first is None:
+            self.fail("the order is empty", 0, len(self.text))
+        if first.kw == "W":
+            self.i += 1
+            if self.peek_kw() == "B":  # "waive build"
+                self.i += 1
+            return "waive", first, Waive()
+        if first.kw in ("B", "D"):  # "Build A Par", "Disband A Par", "Remove A Par"
+            self.i += 1
+            tok = first
+        written, loc = self.unit()
+        if tok_is_prefix := first.kw in ("B", "D"):
+            pass
+        else:
+            tok = self.peek()
+            if tok is None:
+                name = f"{'?' if written is None else written.letter} {self.m.loc_name(loc)}"
+                takes = _PHASE_TAKES.get(phase_kind, "no orders")
+                kind = KIND_NAMES.get(phase_kind, phase_kind)
+                message = f"the order for {name} does not say what to do; {kind} phases take {takes}"
+                self.fail(message, first.start, self.toks[-1].end)
+            self.i += 1
+        del tok_is_prefix
+        unit_type = self.infer(written, loc, build=tok.kw == "B")
+        if tok.kw == "B":
+            return "build", tok, Build(unit_type, loc)
+        if tok.kw == "D":
+            return "disband", tok, Disband(unit_type, loc)
+        if tok.kw == "H":
+            return "hold", tok, Hold(unit_type, loc)
+        if tok.kw == "R":
+            if self.peek_kw() == "TO":
+                self.i += 1
+            return "retreat", tok, Retreat(unit_type, loc, self.location("the destination"))
+        if tok.is_arrow:
+            return "move", tok, self.move(unit_type, loc)
+        if tok.kw == "S":
+            return "support", tok, self.support(unit_type, loc)
+        if tok.kw == "C":
+            return "convoy", tok, self.convoy(unit_type, loc)
+        self.i -= 1
+        self.unexpected()
+
+    def move(self, unit_type: UnitType | None, loc: Location) -> Move:
+        steps = [self.location("the destination")]
+        while (tok := self.peek()) is not None and tok.is_arrow:  # a convoy path, "A Bre-ENG-Lon"
+            self.i += 1
+            steps.append(self.location("the destination"))
+        via = len(steps) > 1
+        if (tok := self.peek()) is not None and tok.kw == "VIA":
+            self.i += 1
+            if self.peek_kw() != "C":
+                self.fail(f'expected "convoy" after "{tok.text}"', tok.start, tok.end)
+            self.i += 1
+            via = True
+        return Move(unit_type, loc, steps[-1], via, tuple(steps[:-1]))
+
+    def support(self, unit_type: UnitType | None, loc: Location) -> Support:
+        written, target = self.unit("the supported unit's province")
+        target_type = self.infer(written, target)
+        tok = self.peek()
+        if tok is not None and tok.kw == "H":
+            self.i += 1
+        elif tok is not None and tok.is_arrow:
+            self.i += 1
+            dest = self.location("the destination of the supported move")
+            return Support(unit_type, loc, target_type, target, dest)
+        return Support(unit_type, loc, target_type, target)
+
+    def unexpected(self) -> NoReturn:
+        tok = self.toks[self.i]
+        if tok.kind == "word" and tok.kw is None:
+            self.location("")  # a word that is no place name gets "did you mean ..."
+            tok = _Tok(
+                "word",
+                self.text[tok.start : self.toks[self.i - 1].end],
+                tok.start,
+                self.toks[self.i - 1].end,
+            )
+        self.fail(f'"{tok.text}" is out of place here', tok.start, tok.end)
+
+
+def parse_order(
+    m: Map,
+    text: str,
+    *,
+    phase_kind: str = "M",
+    position: Position | None = None,
+    power: str | None = None,
+) -> ParsedOrder:
+    """Read one order for a phase of kind ``phase_kind`` (``M``, ``R`` or ``A``).
+
+    ``position`` supplies omitted unit types; ``power`` is the power the orders are for, used
+    when the text has no ``Power:`` prefix.
+    """
+    reader = _Reader(m, text, position)
+    prefixed = reader.power_prefix()
+    given = (m.find_power(power) or power) if power else None
+    if prefixed and given and prefixed != given:
+        first = reader.toks[0]
+        reader.fail(
+            f"this order is marked {prefixed}, but the orders are {given}'s",
+            first.start,
+            reader.toks[reader.i - 1].end,
+        )
+    kind, tok, order = reader.order(phase_kind)
+    if reader.peek() is not None:
+        reader.unexpected()
+    allowed = _PHASE_ORDERS.get(phase_kind)
+    if allowed is None:
+        reader.fail(f"no orders are known for phase kind {phase_kind!r}", 0, len(text))
+    if kind not in allowed:
+        reader.fail(
+            f"{KIND_NAMES[phase_kind]} phases take {_PHASE_TAKES[phase_kind]}, not {kind}s",
+            tok.start,
+            tok.end,
+        )
+    if phase_kind == "R" and isinstance(order, Move):
+        if order.via_convoy:
+            reader.fail("a retreat cannot go by convoy", tok.start, len(text.rstrip()))
+        order = Retreat(order.unit_type, order.loc, order.dest)
+    return ParsedOrder(prefixed or given, order, text.strip())
+
+
+def parse_orders(
+    m: Map,
+    text: str,
+    *,
+    phase_kind: str = "M",
+    position: Position | None = None,
+    power: str | None = None,
+) -> tuple[list[ParsedOrder], list[OrderError]]:
+    """Read one order per line, skipping blank lines and ``#`` comments.
+
+    Returns the orders understood and an error for every other line (all of them, so that a
+    player sees every mistake at once); each error message starts with ``line N:``.
+    """
+    orders: list[ParsedOrder] = []
+    errors: list[OrderError] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            orders.append(
+                parse_order(m, line, phase_kind=phase_kind, position=position, power=power)
+            )
+        except OrderError as exc:
+            errors.append(
+                type(exc)(
+                    f"line {number}: {exc.message}",
+                    text=exc.text,
+                    start=exc.start,
+                    end=exc.end,
+                    suggestion=exc.suggestion,
+                )
+            )
+    return orders, errors
+
+
+def parse_unit(m: Map, spec: str, power: str) -> Unit:
+    """Read a unit as placed on a board: ``A LVP``, ``F STP/SC``, ``f stp(sc)``."""
+    match = re.fullmatch(r"\s*(a|f|army|fleet)\s+(\S.*?)\s*", spec, re.IGNORECASE)
+    if match is None:
+        raise PhaseError(
+            f'{spec!r} is not a unit; write its type and place, like "A PAR" or "F STP/SC"'
+        )
+    loc = m.find_location(match[2])
+    if loc is None:
+        close = [m.describe(c) for c in m.suggest_location(match[2])]
+        hint = f"; did you mean {_or(close)}?" if close else ""
+        raise PhaseError(f"unit {spec!r}: {match[2]!r} is not a province of this map{hint}")
+    code = m.find_power(power)
+    if code is None:
+        raise PhaseError(
+            f"unit {spec!r}: {power!r} is not a power of this map; "
+            f"the powers are {', '.join(m.power_codes)}"
+        )
+    return Unit(code, UnitType.ARMY if match[1][0] in "aA" else UnitType.FLEET, loc)
+
+
+def _unit_text(m: Map, unit_type: UnitType | None, loc: Location) -> str:
+    return f"{'?' if unit_type is None else unit_type.letter} {m.loc_name(loc)}"
+
+
+def format_unit(m: Map, unit: Unit) -> str:
+    """``F STP/SC``."""
+    return _unit_text(m, unit.type, unit.loc)
+
+
+def format_order(m: Map, order: Order | Waive) -> str:
+    """The canonical upper-case text of an order (``F ADR S A VEN - TRI``)."""
+    if isinstance(order, Waive):
+        return "WAIVE"
+    unit = _unit_text(m, order.unit_type, order.loc)
+    match order:
+        case Hold():
+            return f"{unit} H"
+        case Move():
+            if order.path:  # a written path says "convoy" by itself
+                return " - ".join([unit, *(m.loc_name(s) for s in (*order.path, order.dest))])
+            return f"{unit} - {m.loc_name(order.dest)}" + (" VIA CONVOY" * order.via_convoy)
+        case Support():
+            target = _unit_text(m, order.target_type, order.target)
+            dest = "" if order.dest is None else f" - {m.loc_name(order.dest)}"
+            return f"{unit} S {target}{dest}"
+        case Convoy():
+            return f"{unit} C A {m.loc_name(order.army)} - {m.loc_name(order.dest)}"
+        case Retreat():
+            return f"{unit} R {m.loc_name(order.dest)}"
+        case Disband():
+            return f"{unit} D"
+        case Build():
+            return f"BUILD {unit}"
+    raise TypeError(f"not an order: {order!r}")

@@ -1,0 +1,81 @@
+"""Order types. Orders name locations (ints of a :class:`~calhamer.map.Map`), never strings.
+
+Parse text with :func:`calhamer.notation.parse_order` and write it back with
+:func:`calhamer.notation.format_order`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from calhamer.map import Location, UnitType
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """An order for the unit of type ``unit_type`` at ``loc``.
+
+    ``unit_type`` is None only when the writer omitted it and no unit stands at ``loc``.
+    """
+
+    unit_type: UnitType | None
+    loc: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Order):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Order):
+    dest: Location
+    via_convoy: bool = False
+    # Provinces of a path written as ``A BRE - ENG - LON``; kept for the record, never required.
+    path: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Support(Order):
+    """Support to hold (``dest is None``) or to move from ``target`` to ``dest``."""
+
+    target_type: UnitType | None
+    target: Location
+    dest: Location | None = None
+
+    @property
+    def is_hold_support(self) -> bool:
+        return self.dest is None
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(Order):
+    army: Location
+    dest: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Order):
+    dest: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(Order):
+    """A disband in a retreat phase, or a removal in an adjustment phase."""
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Order):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """Decline one build."""
+
+
+AnyOrder = Order | Waive
+
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Disband, Waive)

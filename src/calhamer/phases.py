@@ -1,0 +1,616 @@
+"""Movement, retreats and adjustments, and how one phase leads to the next.
+
+``adjudicate(position, orders)`` is the single entry point: it reads the phase from the
+position and returns a :class:`~calhamer.results.PhaseOutcome`. Orders may be text (parsed
+here, errors kept as ``invalid`` results, never raised) or :class:`~calhamer.orders.Order`
+values.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+
+from calhamer.adjudicator import CONVOY, EMPTY, MOVE, SUPPORT, MovementResolver, OrderTable
+from calhamer.errors import OrderError
+from calhamer.map import ARMY, FLEET, Map, ProvinceId, Terrain
+from calhamer.notation import format_order, format_unit, parse_order
+from calhamer.orders import AnyOrder, Build, Disband, Hold, Order, Retreat, Waive
+from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.rules import DisorderDistance, Rules, find_rules
+from calhamer.validation import Illegal, check_movement_order, fleet_destination
+
+OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
+
+
+def adjudicate(
+    position: Position,
+    orders: OrdersIn,
+    rules: Rules | str | None = None,
+    *,
+    resolver_class: type[MovementResolver] = MovementResolver,
+) -> PhaseOutcome:
+    """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
+    rules = find_rules(rules)
+    if position.phase.is_movement:
+        return adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
+    if position.phase.is_retreat:
+        return adjudicate_retreats(position, orders, rules)
+    return adjudicate_adjustments(position, orders, rules)
+
+
+# -- reading orders -------------------------------------------------------------------------
+
+
+class _Intake:
+    """Parses each power's orders, keeping every one (good or bad) in the order given."""
+
+    def __init__(self, position: Position, orders: OrdersIn) -> None:
+        self.position = position
+        self.results: dict[str, list[OrderResult]] = {}
+        self.accepted: list[tuple[OrderResult, AnyOrder]] = []
+        m = position.map
+        for raw_power, items in orders.items():
+            power = m.find_power(raw_power) or raw_power.upper()
+            bucket = self.results.setdefault(power, [])
+            for item in items:
+                if isinstance(item, str):
+                    text = item
+                    try:
+                        parsed = parse_order(
+                            m, item, phase_kind=position.phase.kind, position=position, power=power
+                        )
+                    except OrderError as exc:
+                        bucket.append(OrderResult(power, text, "", INVALID, str(exc)))
+                        continue
+                    if parsed.power is not None and parsed.power != power:
+                        bucket.append(
+                            OrderResult(power, text, "", INVALID, f"{power} cannot order for "
+                                        f"{parsed.power}")
+                        )
+                        continue
+                    order = parsed.order
+                else:
+                    order = item
+                    text = format_order(m, item)
+                result = OrderResult(power, text, format_order(m, order), SUCCEEDS, "", order)
+                bucket.append(result)
+                self.accepted.append((result, order))
+
+    def illegal(self, result: OrderResult, reason: str) -> None:
+        result.result = INVALID
+        result.reason = reason
+
+
+# -- movement ---------------------------------------------------------------------------------
+
+
+def adjudicate_movement(
+    position: Position,
+    orders: OrdersIn,
+    rules: Rules,
+    *,
+    resolver_class: type[MovementResolver] = MovementResolver,
+) -> PhaseOutcome:
+    m = position.map
+    intake = _Intake(position, orders)
+    by_province: dict[int, list[tuple[OrderResult, Order]]] = {}
+    for result, order in intake.accepted:
+        if isinstance(order, Waive) or not isinstance(order, Order):
+            intake.illegal(result, "only hold, move, support and convoy orders are given now")
+            continue
+        try:
+            checked = check_movement_order(position, result.power, order)
+        except Illegal as exc:
+            intake.illegal(result, str(exc))
+            continue
+        result.order = checked
+        result.canonical = format_order(m, checked)
+        by_province.setdefault(m.province_of(checked.loc), []).append((result, checked))
+
+    legal: dict[int, Order] = {}
+    for province, entries in by_province.items():
+        distinct = {order for _, order in entries}
+        if len(distinct) > 1:
+            # DATC 4.D.3: a unit given different orders holds (and may be supported to hold).
+            for result, _ in entries:
+                intake.illegal(result, "the unit was given more than one order, so it holds")
+            continue
+        legal[province] = entries[0][1]
+
+    table = OrderTable(position, legal, rules)
+    resolver = resolver_class(table)
+    resolver.resolve_all()
+    return _movement_outcome(position, intake, by_province, table, resolver, rules)
+
+
+def _movement_outcome(
+    position: Position,
+    intake: _Intake,
+    by_province: dict[int, list[tuple[OrderResult, Order]]],
+    table: OrderTable,
+    resolver: MovementResolver,
+    rules: Rules,
+) -> PhaseOutcome:
+    m = position.map
+    kind, dest = table.kind, table.dest
+    success = resolver.resolution
+    n = len(kind)
+    moved = {p: dest[p] for p in range(n) if kind[p] == MOVE and success[p]}
+    dislodger = {dest[p]: p for p in moved}
+    dislodged_at = {
+        q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
+    }
+    explain = _Explainer(position, table, resolver, dislodged_at)
+
+    for province, entries in by_province.items():
+        for result, _order in entries:
+            if result.result != INVALID:
+                result.result, result.reason = explain.result(province)
+    for province, unit in position.units.items():
+        if province not in by_province or all(r.result == INVALID for r, _ in by_province[province]):
+            verdict, reason = explain.result(province)
+            if province not in by_province:
+                reason = f"no order given, so it holds; {reason}"
+                results = intake.results.setdefault(unit.power, [])
+                canonical = format_order(m, Hold(unit.type, unit.loc))
+                results.append(OrderResult(unit.power, "", canonical, verdict, reason))
+
+    new_units: dict[ProvinceId, Unit] = {}
+    dislodged: list[Dislodged] = []
+    for province, unit in position.units.items():
+        if province in dislodged_at:
+            attacker = dislodged_at[province]
+            blocked = attacker
+            if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
+                blocked = None  # DATC 4.A.5: the army never crossed that border
+            dislodged.append(Dislodged(unit, blocked))
+        elif province in moved:
+            new_loc = _move_location(position, table, province)
+            new_units[m.province_of(new_loc)] = _moved_unit(unit, new_loc)
+        else:
+            new_units[province] = unit
+    contested = frozenset(
+        q for q in range(n)
+        if q not in dislodger and q not in new_units
+        and sum(1 for p in table.movers_to[q] if resolver.path(p)) >= 2
+    )
+    after = position.replace(units=new_units, dislodged=tuple(dislodged), contested=contested)
+    if dislodged:
+        after = after.replace(phase=Phase(position.phase.year, position.phase.season, "R"))
+        nxt = after if _retreat_needed(after) else _advance(after, rules)
+    else:
+        nxt = _advance(after, rules)
+    return PhaseOutcome(
+        before=position,
+        results=intake.results,
+        after=after,
+        next=nxt,
+        dislodged=tuple(dislodged),
+        moved={p: _move_location(position, table, p) for p in moved},
+        detail={"resolver": resolver},
+    )
+
+
+def _move_location(position: Position, table: OrderTable, province: int) -> int:
+    unit = position.units[province]
+    if unit.type is FLEET:
+        # The table keeps provinces; the fleet's exact coast was settled by validation.
+        for loc in range(position.map.location_count):
+            if position.map.province_of(loc) == table.dest[province] and position.map.can_reach(
+                FLEET, unit.loc, loc
+            ) and _coast_ok(position, unit, loc, table.dest[province]):
+                return loc
+    return table.dest[province]
+
+
+def _coast_ok(position: Position, unit: Unit, loc: int, target: int) -> bool:
+    m = position.map
+    coasts = m.coast_locations(target)
+    return not coasts or loc in coasts
+
+
+def _moved_unit(unit: Unit, loc: int) -> Unit:
+    return type(unit)(**{**_fields(unit), "loc": loc})
+
+
+def _fields(unit: Unit) -> dict[str, object]:
+    return {name: getattr(unit, name) for name in unit.__dataclass_fields__}
+
+
+class _Explainer:
+    """Turns resolved decisions into each order's result and a reason with strengths."""
+
+    def __init__(self, position, table, resolver, dislodged_at) -> None:
+        self.position = position
+        self.m: Map = position.map
+        self.t: OrderTable = table
+        self.r: MovementResolver = resolver
+        self.dislodged_at: dict[int, int] = dislodged_at
+
+    def unit_name(self, p: int) -> str:
+        return format_unit(self.m, self.position.units[p])
+
+    def result(self, p: int) -> tuple[str, str]:
+        t, r = self.t, self.r
+        if p in t.void:
+            return FAILS, f"void: {t.void[p]}"
+        kind = t.kind[p]
+        if kind == MOVE:
+            return self._move(p)
+        dislodged = self._dislodged_reason(p)
+        if kind == SUPPORT:
+            if r.resolution[p]:
+                return SUCCEEDS, "support given"
+            if dislodged:
+                return FAILS, f"support cut: {dislodged}"
+            cutters = [self.unit_name(m) for m in t.movers_to[p] if r.cuts_support(m, p)]
+            return FAILS, f"support cut by {', '.join(cutters)}" if cutters else "support cut"
+        if kind == CONVOY:
+            army = t.src[p]
+            if dislodged:
+                return FAILS, f"convoy disrupted: {dislodged}"
+            if not r.resolution[p]:
+                return FAILS, "convoy disrupted by a paradox: the fleet holds (Szykman rule)"
+            if not r.path(army):
+                return FAILS, "convoy disrupted: the route is broken elsewhere"
+            return SUCCEEDS, "convoys"
+        if dislodged:
+            return FAILS, dislodged
+        return SUCCEEDS, "holds"
+
+    def _dislodged_reason(self, p: int) -> str:
+        a = self.dislodged_at.get(p)
+        if a is None:
+            return ""
+        attack = self.r.attack_strength(a)
+        opp = self.r.opponent[a]
+        defence = self.r.defend_strength(opp) if opp != -1 else self.r.hold_strength(p)
+        return f"dislodged by {self.unit_name(a)} ({attack}v{defence})"
+
+    def _move(self, p: int) -> tuple[str, str]:
+        t, r = self.t, self.r
+        q = t.dest[p]
+        target = self.m.provinces[q].code
+        if r.resolution[p]:
+            if p in self.dislodged_at:
+                return SUCCEEDS, f"moves; {self._dislodged_reason(p)}"
+            return SUCCEEDS, "moves"
+        suffix = f"; {self._dislodged_reason(p)}" if p in self.dislodged_at else ""
+        if p in r.neutral:
+            return FAILS, "has no effect"
+        if not r.path(p):
+            return FAILS, f"no convoy route to {target}{suffix}"
+        attack = r.attack_strength(p)
+        opp = r.opponent[p]
+        if attack == 0 and t.kind[q] != EMPTY and t.owner[q] == t.owner[p]:
+            return FAILS, f"cannot dislodge its own power's {self.unit_name(q)}{suffix}"
+        if opp != -1:
+            defence = r.defend_strength(opp)
+            if not r.move_beats(attack, defence):
+                return FAILS, f"bounced {attack}v{defence} with {self.unit_name(opp)}{suffix}"
+        else:
+            hold = r.hold_strength(q)
+            if not r.move_beats(attack, hold):
+                return FAILS, f"bounced {attack}v{hold} with {self.unit_name(q)}{suffix}"
+        for other in t.movers_to[q]:
+            if other != p:
+                prevent = r.prevent_strength(other)
+                if not r.move_beats(attack, prevent):
+                    return FAILS, f"bounced {attack}v{prevent} with {self.unit_name(other)}{suffix}"
+        return FAILS, f"fails (a paradox was resolved against it){suffix}"
+
+
+# -- retreats ---------------------------------------------------------------------------------
+
+
+def retreat_options(position: Position, entry: Dislodged) -> list[int]:
+    """Every location the dislodged unit may retreat to."""
+    m = position.map
+    unit = entry.unit
+    blocked = set(position.units) | set(position.contested)
+    if entry.attacker_from is not None:
+        blocked.add(entry.attacker_from)
+    if unit.type is ARMY:
+        return [q for q in sorted(m.army_adjacent[m.province_of(unit.loc)]) if q not in blocked]
+    return [d for d in sorted(m.fleet_adjacent[unit.loc]) if m.province_of(d) not in blocked]
+
+
+def _retreat_needed(position: Position) -> bool:
+    return bool(position.dislodged)
+
+
+def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+    m = position.map
+    intake = _Intake(position, orders)
+    by_unit = {m.province_of(d.unit.loc): d for d in position.dislodged}
+    chosen: dict[int, tuple[OrderResult, Order]] = {}
+    for result, order in intake.accepted:
+        if not isinstance(order, Retreat | Disband):
+            intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
+            continue
+        province = m.province_of(order.loc)
+        entry = by_unit.get(province)
+        if entry is None:
+            intake.illegal(result, f"no dislodged unit in {m.describe(province)} has to retreat")
+            continue
+        if entry.unit.power != result.power:
+            intake.illegal(result, f"the dislodged unit in {m.describe(province)} is not yours")
+            continue
+        if isinstance(order, Retreat):
+            order = _checked_retreat(position, entry, order, intake, result)
+            if order is None:
+                continue
+        if province in chosen:
+            intake.illegal(result, "this unit already has a retreat order")
+            continue
+        result.order = order
+        result.canonical = format_order(m, order)
+        chosen[province] = (result, order)
+
+    targets: dict[int, list[int]] = {}
+    for province, (_result, order) in chosen.items():
+        if isinstance(order, Retreat):
+            targets.setdefault(m.province_of(order.dest), []).append(province)
+    units = dict(position.units)
+    removed: list[int] = []
+    for province, entry in by_unit.items():
+        if province not in chosen:
+            removed.append(province)
+            intake.results.setdefault(entry.unit.power, []).append(
+                OrderResult(entry.unit.power, "", format_order(m, Disband(entry.unit.type, entry.unit.loc)),
+                            SUCCEEDS, "no retreat ordered, so the unit is disbanded")
+            )
+            continue
+        result, order = chosen[province]
+        if isinstance(order, Disband):
+            removed.append(province)
+            result.result, result.reason = SUCCEEDS, "disbanded"
+            continue
+        rivals = targets[m.province_of(order.dest)]
+        if len(rivals) > 1:
+            removed.append(province)
+            result.result = FAILS
+            others = [format_unit(m, by_unit[r].unit) for r in rivals if r != province]
+            result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
+        else:
+            units[m.province_of(order.dest)] = _moved_unit(entry.unit, order.dest)
+            result.result, result.reason = SUCCEEDS, "retreats"
+    after = position.replace(units=units, dislodged=(), contested=frozenset())
+    return PhaseOutcome(position, intake.results, after, _advance(after, rules), removed=removed)
+
+
+def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
+    m = position.map
+    unit = entry.unit
+    dest = order.dest
+    if unit.type is FLEET:
+        try:
+            dest = fleet_destination(m, unit.loc, dest)
+        except Illegal as exc:
+            intake.illegal(result, str(exc))
+            return None
+    else:
+        dest = m.province_of(dest)
+    options = retreat_options(position, entry)
+    if dest not in options:
+        target = m.province_of(dest)
+        if unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)] or (
+            unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
+        ):
+            why = "it is not next to the unit"
+        elif target in position.units:
+            why = "it is occupied"
+        elif target == entry.attacker_from:
+            why = "the attacker came from there"
+        elif target in position.contested:
+            why = "it was left empty by a standoff"
+        else:
+            why = "the unit cannot go there"
+        intake.illegal(result, f"cannot retreat to {m.describe(target)}: {why}")
+        return None
+    return Retreat(unit.type, unit.loc, dest)
+
+
+# -- adjustments ------------------------------------------------------------------------------
+
+
+def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+    m = position.map
+    intake = _Intake(position, orders)
+    due = position.adjustments()
+    units = dict(position.units)
+    built: dict[str, int] = {}
+    removed_by: dict[str, int] = {}
+    removed: list[int] = []
+    for result, order in intake.accepted:
+        power = result.power
+        allowance = due.get(power, 0)
+        if isinstance(order, Build | Waive):
+            if allowance <= 0:
+                intake.illegal(result, f"{power} has no builds this winter")
+                continue
+            if built.get(power, 0) >= allowance:
+                result.result = FAILS
+                result.reason = f"{power} may build only {allowance} this winter"
+                continue
+            if isinstance(order, Build):
+                try:
+                    unit = _checked_build(position, power, order, units, rules)
+                except Illegal as exc:
+                    intake.illegal(result, str(exc))
+                    continue
+                units[m.province_of(unit.loc)] = unit
+                result.order = Build(unit.type, unit.loc)
+                result.canonical = format_order(m, result.order)
+                result.reason = "built"
+            else:
+                result.reason = "build waived"
+            built[power] = built.get(power, 0) + 1
+        elif isinstance(order, Disband):
+            province = m.province_of(order.loc)
+            unit = position.units.get(province)
+            if allowance >= 0:
+                intake.illegal(result, f"{power} has no units to remove this winter")
+                continue
+            if unit is None or unit.power != power:
+                intake.illegal(result, f"{power} has no unit in {m.describe(province)}")
+                continue
+            if province not in units:
+                result.result, result.reason = FAILS, "this unit is already removed"
+                continue
+            if removed_by.get(power, 0) >= -allowance:
+                result.result = FAILS
+                result.reason = f"{power} must remove only {-allowance} this winter"
+                continue
+            del units[province]
+            removed.append(province)
+            removed_by[power] = removed_by.get(power, 0) + 1
+            result.order = Disband(unit.type, unit.loc)
+            result.canonical = format_order(m, result.order)
+            result.reason = "removed"
+        else:
+            intake.illegal(result, "only builds, removals and waives are given in winter")
+
+    for power, amount in due.items():
+        missing = -amount - removed_by.get(power, 0)
+        if amount < 0 and missing > 0:
+            for province in civil_disorder_removals(position, power, units, missing, rules):
+                unit = units.pop(province)
+                removed.append(province)
+                intake.results.setdefault(power, []).append(
+                    OrderResult(power, "", format_order(m, Disband(unit.type, unit.loc)), SUCCEEDS,
+                                "removed by the civil-disorder rule (too few removals ordered)")
+                )
+    after = position.replace(units=units)
+    return PhaseOutcome(position, intake.results, after, _advance(after, rules), removed=removed)
+
+
+def _checked_build(position: Position, power: str, order: Build, units, rules: Rules) -> Unit:
+    m = position.map
+    province_id = m.province_of(order.loc)
+    province = m.provinces[province_id]
+    if not province.is_supply_center or position.centers.get(province_id) != power:
+        raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")
+    if rules.builds_in_home_centres_only and province.home != power:
+        raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
+    if province_id in units:
+        raise Illegal(f"{m.describe(province_id)} is occupied")
+    unit_type = order.unit_type
+    if unit_type is None:
+        raise Illegal("say whether to build an army (A) or a fleet (F)")
+    loc = order.loc
+    if unit_type is FLEET:
+        if province.terrain is not Terrain.COAST:
+            raise Illegal(f"a fleet cannot be built in {m.describe(province_id)}")
+        if province.coasts and m.loc_coast[loc] is None:
+            coasts = " or ".join(m.loc_name(c) for c in m.coast_locations(province_id))
+            raise Illegal(f"say which coast the fleet is built on: {coasts}")
+        if not province.coasts:
+            loc = province_id
+    else:
+        loc = province_id
+    return Unit(power, unit_type, loc)
+
+
+def civil_disorder_removals(
+    position: Position, power: str, units: dict[int, Unit], count: int, rules: Rules
+) -> list[int]:
+    """Which units a power that ordered too few removals loses (DATC 4.D.8, by edition).
+
+    The units farthest from the power's centres go first; at equal distance fleets before
+    armies, then by the province's English name.
+    """
+    m = position.map
+    owned = position.centers_of(power)
+    if rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE:
+        homes = [p for p in owned if m.provinces[p].home == power]
+        owned = homes or owned
+    mine = [(p, u) for p, u in units.items() if u.power == power]
+
+    def distance(province: int, unit: Unit) -> int:
+        fleet_only = (
+            rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE and unit.type is FLEET
+        )
+        return _distance(m, unit.loc if fleet_only else province, set(owned), fleet_only)
+
+    ranked = sorted(
+        mine,
+        key=lambda pu: (-distance(*pu), pu[1].type is not FLEET, m.provinces[pu[0]].name),
+    )
+    return [p for p, _ in ranked[:count]]
+
+
+def _distance(m: Map, start: int, targets: set[int], fleet_only: bool) -> int:
+    if fleet_only:
+        seen_locs = {start}
+        frontier = deque([(start, 0)])
+        while frontier:
+            loc, d = frontier.popleft()
+            if m.province_of(loc) in targets:
+                return d
+            for nxt in m.fleet_adjacent[loc]:
+                if nxt not in seen_locs:
+                    seen_locs.add(nxt)
+                    frontier.append((nxt, d + 1))
+        return 10_000
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        p, d = queue.popleft()
+        if p in targets:
+            return d
+        for nxt in m.army_adjacent[p] | m.province_fleet_adjacent[p]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, d + 1))
+    return 10_000
+
+
+# -- phase flow ---------------------------------------------------------------------------
+
+
+def update_centers(position: Position) -> dict[int, str]:
+    """Supply-centre owners after Fall: a unit standing on a centre takes it."""
+    m = position.map
+    centers = dict(position.centers)
+    for province, unit in position.units.items():
+        if m.provinces[province].is_supply_center:
+            centers[province] = unit.power
+    return centers
+
+
+def _advance(position: Position, rules: Rules) -> Position:
+    """The next phase to play after ``position`` (whose own phase is finished)."""
+    phase = position.phase
+    if phase.season == "S":
+        return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
+    if phase.season == "F":
+        after = position.replace(
+            phase=Phase(phase.year, "W", "A"), centers=update_centers(position),
+            contested=frozenset(),
+        )
+        if adjustments_needed(after, rules):
+            return after
+        return after.replace(phase=Phase(phase.year + 1, "S", "M"))
+    return position.replace(phase=Phase(phase.year + 1, "S", "M"))
+
+
+def adjustments_needed(position: Position, rules: Rules) -> bool:
+    """Whether any power must remove, or could build, this winter."""
+    for power, amount in position.adjustments().items():
+        if amount < 0:
+            return True
+        if amount > 0 and buildable_centres(position, power, rules):
+            return True
+    return False
+
+
+def buildable_centres(position: Position, power: str, rules: Rules) -> list[int]:
+    m = position.map
+    return [
+        p for p in position.centers_of(power)
+        if p not in position.units
+        and (not rules.builds_in_home_centres_only or m.provinces[p].home == power)
+    ]

@@ -1,0 +1,201 @@
+"""Who stands where, who owns what, and which phase it is. Positions are immutable values."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from calhamer.errors import PhaseError
+from calhamer.map import Location, Map, ProvinceId, UnitType, load_map
+
+SEASONS = ("S", "F", "W")
+SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer"}
+KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments", "X": "Exchange"}
+_PHASE_RE = re.compile(r"^([SFWU])(\d{1,5})([MRAX])$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    """A phase code such as ``S1901M``: season, year and kind (Movement, Retreats, Adjustments).
+
+    Variants may add seasons (``U`` for a summer phase) and kinds (``X`` for exchanges).
+    """
+
+    year: int
+    season: str
+    kind: str
+
+    @classmethod
+    def parse(cls, code: str) -> Phase:
+        m = _PHASE_RE.match(code.strip().upper())
+        if not m:
+            raise PhaseError(
+                f"{code!r} is not a phase code; write season, year and kind, like S1901M, "
+                "F1901R or W1901A"
+            )
+        return cls(int(m.group(2)), m.group(1), m.group(3))
+
+    @property
+    def code(self) -> str:
+        return f"{self.season}{self.year}{self.kind}"
+
+    @property
+    def name(self) -> str:
+        return f"{SEASON_NAMES.get(self.season, self.season)} {self.year} {KIND_NAMES[self.kind]}"
+
+    @property
+    def is_movement(self) -> bool:
+        return self.kind == "M"
+
+    @property
+    def is_retreat(self) -> bool:
+        return self.kind == "R"
+
+    @property
+    def is_adjustment(self) -> bool:
+        return self.kind == "A"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: str
+    type: UnitType
+    loc: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit that must retreat, and what it may not retreat to."""
+
+    unit: Unit
+    attacker_from: ProvinceId | None
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board position. Every field is read-only; use :meth:`replace` to derive new ones.
+
+    ``units`` maps a province to the unit standing in it; ``centers`` maps a supply centre to
+    its owner. ``dislodged`` and ``contested`` are only non-empty in a retreat phase.
+    """
+
+    map: Map
+    phase: Phase
+    units: Mapping[ProvinceId, Unit]
+    centers: Mapping[ProvinceId, str]
+    dislodged: tuple[Dislodged, ...] = ()
+    contested: frozenset[ProvinceId] = frozenset()
+    variant: str = "standard"
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", _frozen(self.units))
+        object.__setattr__(self, "centers", _frozen(self.centers))
+
+    @classmethod
+    def initial(cls, m: Map | str = "standard", variant: str = "standard") -> Position:
+        """The starting position of a map."""
+        from calhamer.notation import parse_unit
+
+        board = load_map(m) if isinstance(m, str) else m
+        units: dict[ProvinceId, Unit] = {}
+        for power, specs in board.start_units.items():
+            for spec in specs:
+                unit = parse_unit(board, spec, power)
+                units[board.province_of(unit.loc)] = unit
+        if board.start_centers is not None:
+            centers = {
+                board.province_of(board.loc(c)): power
+                for power, codes in board.start_centers.items()
+                for c in codes
+            }
+        else:
+            centers = {p.id: p.home for p in board.provinces if p.home and p.is_supply_center}
+        return cls(board, Phase.parse(board.start_phase), units, centers, variant=variant)
+
+    def replace(self, **changes: object) -> Position:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    # -- questions ---------------------------------------------------------------------------
+
+    def unit_at(self, loc_or_province: Location) -> Unit | None:
+        return self.units.get(self.map.province_of(loc_or_province))
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centers_of(self, power: str) -> list[ProvinceId]:
+        return [p for p, owner in self.centers.items() if owner == power]
+
+    def center_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(self.map.power_codes, 0)
+        for owner in self.centers.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
+
+    def unit_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(self.map.power_codes, 0)
+        for unit in self.units.values():
+            counts[unit.power] = counts.get(unit.power, 0) + 1
+        return counts
+
+    def powers(self) -> list[str]:
+        """Powers still in the game: those with a unit or a supply centre."""
+        alive = {u.power for u in self.units.values()} | set(self.centers.values())
+        return [p for p in self.map.power_codes if p in alive]
+
+    def adjustments(self) -> dict[str, int]:
+        """Builds (positive) or removals (negative) each power is due in an adjustment phase."""
+        units, centers = self.unit_counts(), self.center_counts()
+        return {p: centers.get(p, 0) - units.get(p, 0) for p in set(units) | set(centers)}
+
+    def winner(self) -> str | None:
+        """The power holding the map's victory number of centres, if any."""
+        need = self.map.victory_centers
+        if not need:
+            return None
+        for power, count in self.center_counts().items():
+            if count >= need:
+                return power
+        return None
+
+    def status(self) -> list[str]:
+        """Problems with this position as sentences; empty when it is sound."""
+        problems = []
+        for province, unit in self.units.items():
+            if self.map.province_of(unit.loc) != province:
+                problems.append(f"{self.map.loc_name(unit.loc)} is filed under the wrong province")
+            if not self.map.unit_can_stand(unit.type, unit.loc):
+                kind = "an army" if unit.type is UnitType.ARMY else "a fleet"
+                problems.append(f"{kind} cannot stand in {self.map.describe(unit.loc)}")
+        return problems
+
+    def __repr__(self) -> str:
+        return f"<Position {self.map.name} {self.phase.code}: {len(self.units)} units>"
+
+
+def units_from_specs(m: Map, specs: Mapping[str, Iterable[str]]) -> dict[ProvinceId, Unit]:
+    """Build a unit table from ``{"ENGLAND": ["F LON", ...]}``, checking for clashes."""
+    from calhamer.notation import parse_unit
+
+    units: dict[ProvinceId, Unit] = {}
+    for power, unit_specs in specs.items():
+        for spec in unit_specs:
+            unit = parse_unit(m, spec, power)
+            province = m.province_of(unit.loc)
+            if province in units:
+                raise PhaseError(
+                    f"two units are placed in {m.describe(province)}: "
+                    f"{units[province].power}'s and {power}'s"
+                )
+            units[province] = unit
+    return units

@@ -1,0 +1,166 @@
+"""Whether an order is legal by itself, before any other order is looked at.
+
+An illegal order is ignored and its unit holds (DATC 4.E.1). Each check returns None for a
+legal order or a reason a player understands. Coast fixes (a fleet's only reachable coast,
+DATC 4.B.2) are applied here so the resolver sees exact locations.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain
+from calhamer.orders import Convoy, Hold, Move, Order, Support
+from calhamer.position import Position
+
+
+class Illegal(Exception):
+    """Raised inside the checks; carries the reason."""
+
+
+def sea_route_exists(
+    m: Map,
+    origin: ProvinceId,
+    dest: ProvinceId,
+    seas: frozenset[ProvinceId] | set[ProvinceId] | None = None,
+    avoid: ProvinceId | None = None,
+) -> bool:
+    """Whether an army could be convoyed from ``origin`` to ``dest`` through sea provinces.
+
+    ``seas`` limits the route to those seas (the ones holding fleets); None allows every sea.
+    """
+    if m.provinces[dest].terrain is not Terrain.COAST:
+        return False
+    near = m.province_fleet_adjacent
+    allowed = (lambda p: m.is_sea(p)) if seas is None else seas.__contains__
+    start = [p for p in near[origin] if p != avoid and allowed(p)]
+    seen = set(start)
+    queue = deque(start)
+    while queue:
+        sea = queue.popleft()
+        if dest in near[sea]:
+            return True
+        for nxt in near[sea]:
+            if nxt not in seen and nxt != avoid and allowed(nxt):
+                seen.add(nxt)
+                queue.append(nxt)
+    return False
+
+
+def fleet_seas(position: Position) -> frozenset[ProvinceId]:
+    m = position.map
+    return frozenset(
+        p for p, u in position.units.items() if u.type is FLEET and m.is_sea(p)
+    )
+
+
+def check_movement_order(position: Position, power: str | None, order: Order) -> Order:
+    """The order as the resolver should see it (coasts settled); raises Illegal if illegal."""
+    m = position.map
+    unit = position.unit_at(order.loc)
+    here = m.province_of(order.loc)
+    if unit is None:
+        raise Illegal(f"there is no unit in {m.describe(here)}")
+    if power is not None and unit.power != power:
+        raise Illegal(f"the unit in {m.describe(here)} is not yours")
+    # DATC 4.C.2 and 4.B.5: a wrong unit letter or coast for the ordered unit is ignored.
+    order = replace(order, unit_type=unit.type, loc=unit.loc)
+    if isinstance(order, Hold):
+        return order
+    if isinstance(order, Move):
+        return _check_move(position, order)
+    if isinstance(order, Support):
+        return _check_support(position, order)
+    if isinstance(order, Convoy):
+        return _check_convoy(position, order)
+    raise Illegal("only hold, move, support and convoy orders are given in a movement phase")
+
+
+def _check_move(position: Position, order: Move) -> Move:
+    m = position.map
+    here = m.province_of(order.loc)
+    target = m.province_of(order.dest)
+    if target == here:
+        raise Illegal("a unit cannot move to the province it is in")
+    if order.unit_type is ARMY:
+        if m.provinces[target].terrain not in (Terrain.LAND, Terrain.COAST):
+            raise Illegal(f"an army cannot move to {m.describe(target)}")
+        order = replace(order, dest=target)  # armies ignore coasts
+        if target in m.army_adjacent[here]:
+            return order
+        if m.is_coastal(here) and sea_route_exists(m, here, target, fleet_seas(position)):
+            return order
+        if m.is_coastal(here) and sea_route_exists(m, here, target):
+            raise Illegal(
+                f"{m.describe(target)} is not next to {m.describe(here)} and no fleets stand "
+                "where a convoy could take it"
+            )
+        raise Illegal(f"{m.describe(target)} is not next to {m.describe(here)}")
+    if order.via_convoy:
+        raise Illegal("only armies can be convoyed")
+    return replace(order, dest=fleet_destination(m, order.loc, order.dest))
+
+
+def fleet_destination(m: Map, loc: Location, dest: Location) -> Location:
+    """The exact location a fleet at ``loc`` reaches for ``dest`` (DATC 4.B.1 to 4.B.3)."""
+    target = m.province_of(dest)
+    terrain = m.provinces[target].terrain
+    if terrain not in (Terrain.COAST, Terrain.SEA):
+        raise Illegal(f"a fleet cannot move to {m.describe(target)}")
+    options = m.fleet_destinations(loc, target)
+    if not options:
+        raise Illegal(f"{m.describe(target)} is not next to {m.describe(loc)} for a fleet")
+    if dest in options:
+        return dest
+    if m.loc_coast[dest] is not None:
+        if not m.coast_locations(target):
+            return options[0]  # a coast named on an undivided province is ignored
+        raise Illegal(f"a fleet in {m.describe(loc)} cannot reach {m.describe(dest)}")
+    if len(options) == 1:
+        return options[0]  # DATC 4.B.2: the only reachable coast is meant
+    coasts = " or ".join(m.loc_name(o) for o in options)
+    raise Illegal(f"say which coast of {m.describe(target)} the fleet goes to: {coasts}")
+
+
+def _check_support(position: Position, order: Support) -> Support:
+    m = position.map
+    here = m.province_of(order.loc)
+    target = m.province_of(order.target)
+    if target == here:
+        raise Illegal("a unit cannot support itself")
+    into = target if order.dest is None else m.province_of(order.dest)
+    if into == here:
+        raise Illegal("a unit cannot support a move into its own province")
+    if not m.can_reach_province(order.unit_type, order.loc, into):  # type: ignore[arg-type]
+        raise Illegal(f"the unit in {m.describe(here)} cannot reach {m.describe(into)}")
+    supported = position.units.get(target)
+    if order.dest is not None and supported is not None:
+        # DATC 6.D.31: the supported move must be possible without the supporter convoying.
+        possible = (
+            m.can_reach_province(supported.type, supported.loc, into)
+            if supported.type is FLEET
+            else into in m.army_adjacent[target]
+            or sea_route_exists(m, target, into, avoid=here)
+        )
+        if not possible:
+            raise Illegal(
+                f"the unit in {m.describe(target)} cannot move to {m.describe(into)}, so it "
+                "cannot be supported there"
+            )
+    target_loc = supported.loc if supported is not None else order.target
+    return replace(order, target=target_loc, dest=None if order.dest is None else into)
+
+
+def _check_convoy(position: Position, order: Convoy) -> Convoy:
+    m = position.map
+    here = m.province_of(order.loc)
+    if order.unit_type is not FLEET or not m.is_sea(here):
+        raise Illegal("only fleets at sea can convoy")
+    army_from = m.province_of(order.army)
+    army_to = m.province_of(order.dest)
+    if not m.is_coastal(army_from) or not m.is_coastal(army_to):
+        raise Illegal(
+            f"an army cannot be convoyed from {m.describe(army_from)} to {m.describe(army_to)}"
+        )
+    return replace(order, army=army_from, dest=army_to)

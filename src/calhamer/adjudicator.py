@@ -43,6 +43,7 @@ class OrderTable:
         self.dest = [-1] * n  # move: target province; support: supported-into; convoy: army dest
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
         self.via = [False] * n  # the move order itself says "via convoy"
+        self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
         self.movers_to: list[list[int]] = [[] for _ in range(n)]
         self.move_supports: list[list[int]] = [[] for _ in range(n)]
         self.hold_supports: list[list[int]] = [[] for _ in range(n)]
@@ -67,11 +68,14 @@ class OrderTable:
             if isinstance(order, Move):
                 self.kind[province] = MOVE
                 self.dest[province] = province_of[order.dest]
+                self.exact[province] = order.dest
                 self.via[province] = order.via_convoy
             elif isinstance(order, Support):
                 self.kind[province] = SUPPORT
                 self.src[province] = province_of[order.target]
                 self.dest[province] = -1 if order.dest is None else province_of[order.dest]
+                if order.dest is not None and m.loc_coast[order.dest] is not None:
+                    self.exact[province] = order.dest
             elif isinstance(order, Convoy):
                 self.kind[province] = CONVOY
                 self.src[province] = province_of[order.army]
@@ -107,6 +111,8 @@ class OrderTable:
                 self._void(p, "the supported unit was ordered to move, not to hold")
             elif dest[p] != -1 and (kind[target] != MOVE or dest[target] != dest[p]):
                 self._void(p, "the supported unit was not ordered to make that move")
+            elif self.exact[p] != -1 and self.exact[p] != self.exact[target]:
+                self._void(p, "the supported fleet moves to the other coast")
             elif dest[p] == -1:
                 self.hold_supports[target].append(p)
             else:
@@ -159,13 +165,15 @@ class OrderTable:
 
     def fleets_on_routes(self, p: int) -> list[int]:
         """Convoying fleets that lie on some route of army ``p`` (the 1971 any-route rule)."""
-        fleets = self.convoy_fleets[p]
-        return [
-            f for f in fleets
-            if self.route_fleets(p, fleets)
-            and _reaches(self.map, p, f, fleets)
-            and _reaches(self.map, self.dest[p], f, fleets)
-        ]
+        return fleets_on_some_route(self, p, self.convoy_fleets[p])
+
+
+def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[int]:
+    """The fleets among ``fleets`` that connect to both army ``p``'s origin and its target."""
+    if not table.route_fleets(p, fleets):
+        return []
+    m = table.map
+    return [f for f in fleets if _reaches(m, p, f, fleets) and _reaches(m, table.dest[p], f, fleets)]
 
 
 def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
@@ -204,8 +212,9 @@ class MovementResolver(GuessResolver):
         self.neutral = neutral
         self.convoyed = list(table.convoyed)
         self.fixed_path: dict[int, bool] = {}
+        self.worlds: dict[frozenset[int], MovementResolver] = worlds if worlds is not None else {}
         if self.rules.paradox is ParadoxRule.ALEXANDER:
-            self._prepare_alexander_world(worlds if worlds is not None else {})
+            self._prepare_alexander_world(self.worlds)
         kind = table.kind
         n = len(kind)
         self.opponent = [-1] * n
@@ -336,9 +345,14 @@ class MovementResolver(GuessResolver):
         for m in t.movers_to[s]:
             if self.cuts_support(m, s):
                 return False
-        # A supporter dislodged from the province it supports into is not cut by the attack,
-        # but it is still dislodged, and a dislodged unit gives no support.
-        return not any(self.resolve(m) for m in t.movers_to[s])
+        # A dislodged supporter gives no support, even when dislodged from the province it
+        # supports into; the rulebooks' paradox rules take precedence (DATC 6.F.17).
+        return not any(
+            self.resolve(m) for m in t.movers_to[s] if not self._spared_by_paradox_rule(m, s)
+        )
+
+    def _spared_by_paradox_rule(self, m: int, s: int) -> bool:
+        return self.convoyed[m] and self._convoy_paradox_exception(m, s)
 
     def cuts_support(self, m: int, s: int) -> bool:
         """Whether the move ``m`` into the supporter's province cuts the support ``s``."""
@@ -347,9 +361,7 @@ class MovementResolver(GuessResolver):
             return False
         if not self.path(m):
             return False
-        if self.convoyed[m] and self._convoy_paradox_exception(m, s):
-            return False
-        return True
+        return not self._spared_by_paradox_rule(m, s)
 
     def _convoy_paradox_exception(self, m: int, s: int) -> bool:
         """The rulebooks' own paradox rules: a convoyed army spares some supports."""
@@ -362,9 +374,13 @@ class MovementResolver(GuessResolver):
         if rule is ParadoxRule.RULE_2000:
             return into != -1 and into in t.necessary_fleets(m)
         if rule is ParadoxRule.RULE_1982:
+            # Any convoying fleet in the sea where the supported action happens (DATC 6.F.21).
             acted_in = t.src[s] if into == -1 else into
-            return acted_in in fleets
+            return t.kind[acted_in] == CONVOY and self.map_is_sea(acted_in)
         return False
+
+    def map_is_sea(self, province: int) -> bool:
+        return self.table.map.is_sea(province)
 
     def adjudicate_convoy(self, f: int) -> bool:
         # DATC 5.D: ask the attackers' conditions directly rather than through resolve, so

@@ -226,7 +226,9 @@ class _Reader:
             written = {"A": UnitType.ARMY, "F": UnitType.FLEET}.get(tok.kw or "")
         return written, self.location(what)
 
-    def infer(self, written: UnitType | None, loc: Location, build: bool = False) -> UnitType | None:
+    def infer(
+        self, written: UnitType | None, loc: Location, build: bool = False
+    ) -> UnitType | None:
         """The unit type, when omitted: the unit standing there, else what the terrain allows."""
         if written is not None:
             return written
@@ -250,22 +252,17 @@ class _Reader:
             if self.peek_kw() == "B":  # "waive build"
                 self.i += 1
             return "waive", first, Waive()
-        if first.kw in ("B", "D"):  # "Build A Par", "Disband A Par", "Remove A Par"
-            self.i += 1
-            tok = first
+        prefixed = first.kw in ("B", "D")  # "Build A Par", "Disband A Par", "Remove A Par"
+        self.i += prefixed
         written, loc = self.unit()
-        if tok_is_prefix := first.kw in ("B", "D"):
-            pass
-        else:
-            tok = self.peek()
-            if tok is None:
-                name = f"{'?' if written is None else written.letter} {self.m.loc_name(loc)}"
-                takes = _PHASE_TAKES.get(phase_kind, "no orders")
-                kind = KIND_NAMES.get(phase_kind, phase_kind)
-                message = f"the order for {name} does not say what to do; {kind} phases take {takes}"
-                self.fail(message, first.start, self.toks[-1].end)
-            self.i += 1
-        del tok_is_prefix
+        tok = first if prefixed else self.peek()
+        if tok is None:
+            name = f"{'?' if written is None else written.letter} {self.m.loc_name(loc)}"
+            takes = _PHASE_TAKES.get(phase_kind, "no orders")
+            kind = KIND_NAMES.get(phase_kind, phase_kind)
+            message = f"the order for {name} does not say what to do; {kind} phases take {takes}"
+            self.fail(message, first.start, self.toks[-1].end)
+        self.i += not prefixed
         unit_type = self.infer(written, loc, build=tok.kw == "B")
         if tok.kw == "B":
             return "build", tok, Build(unit_type, loc)
@@ -300,6 +297,20 @@ class _Reader:
             via = True
         return Move(unit_type, loc, steps[-1], via, tuple(steps[:-1]))
 
+    def convoy(self, unit_type: UnitType | None, loc: Location) -> Convoy:
+        start = self.toks[self.i].start if self.i < len(self.toks) else 0
+        written, army = self.unit("the convoyed army's province")
+        if written is UnitType.FLEET:  # Convoy has no room for it, so say so now
+            end = self.toks[self.i - 1].end
+            self.fail("only armies can be convoyed", start, end, cls=IllegalOrderError)
+        arrow = self.peek()
+        if arrow is None or not arrow.is_arrow:
+            where = arrow or self.toks[-1]
+            message = 'expected "-" and the destination after the convoyed army'
+            self.fail(message, where.start, where.end)
+        self.i += 1
+        return Convoy(unit_type, loc, army, self.location("the destination"))
+
     def support(self, unit_type: UnitType | None, loc: Location) -> Support:
         written, target = self.unit("the supported unit's province")
         target_type = self.infer(written, target)
@@ -313,16 +324,12 @@ class _Reader:
         return Support(unit_type, loc, target_type, target)
 
     def unexpected(self) -> NoReturn:
-        tok = self.toks[self.i]
-        if tok.kind == "word" and tok.kw is None:
-            self.location("")  # a word that is no place name gets "did you mean ..."
-            tok = _Tok(
-                "word",
-                self.text[tok.start : self.toks[self.i - 1].end],
-                tok.start,
-                self.toks[self.i - 1].end,
-            )
-        self.fail(f'"{tok.text}" is out of place here', tok.start, tok.end)
+        """Fail on the token at the cursor, which no rule of the grammar accepts there."""
+        start, end = self.toks[self.i].start, self.toks[self.i].end
+        if self.toks[self.i].kind == "word" and self.toks[self.i].kw is None:
+            self.location("")  # a word that is no place name gets "did you mean ..." here
+            end = self.toks[self.i - 1].end
+        self.fail(f'"{self.text[start:end]}" is out of place here', start, end)
 
 
 def parse_order(
@@ -390,15 +397,9 @@ def parse_orders(
                 parse_order(m, line, phase_kind=phase_kind, position=position, power=power)
             )
         except OrderError as exc:
-            errors.append(
-                type(exc)(
-                    f"line {number}: {exc.message}",
-                    text=exc.text,
-                    start=exc.start,
-                    end=exc.end,
-                    suggestion=exc.suggestion,
-                )
-            )
+            where = {"text": exc.text, "start": exc.start, "end": exc.end}
+            message = f"line {number}: {exc.message}"
+            errors.append(type(exc)(message, **where, suggestion=exc.suggestion))
     return orders, errors
 
 
@@ -436,6 +437,8 @@ def format_order(m: Map, order: Order | Waive) -> str:
     """The canonical upper-case text of an order (``F ADR S A VEN - TRI``)."""
     if isinstance(order, Waive):
         return "WAIVE"
+    if not isinstance(order, Order):
+        raise TypeError(f"not an order: {order!r}")
     unit = _unit_text(m, order.unit_type, order.loc)
     match order:
         case Hold():
@@ -456,4 +459,4 @@ def format_order(m: Map, order: Order | Waive) -> str:
             return f"{unit} D"
         case Build():
             return f"BUILD {unit}"
-    raise TypeError(f"not an order: {order!r}")
+    raise TypeError(f"no notation for {type(order).__name__}")

@@ -11,14 +11,22 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 
-from calhamer.adjudicator import CONVOY, EMPTY, MOVE, SUPPORT, MovementResolver, OrderTable
+from calhamer.adjudicator import (
+    CONVOY,
+    EMPTY,
+    MOVE,
+    SUPPORT,
+    MovementResolver,
+    OrderTable,
+    fleets_on_some_route,
+)
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map, ProvinceId, Terrain
 from calhamer.notation import format_order, format_unit, parse_order
 from calhamer.orders import AnyOrder, Build, Disband, Hold, Order, Retreat, Waive
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
-from calhamer.rules import DisorderDistance, Rules, find_rules
+from calhamer.rules import DisorderDistance, ParadoxRule, Rules, find_rules
 from calhamer.validation import Illegal, check_movement_order, fleet_destination
 
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
@@ -248,17 +256,40 @@ class _Explainer:
             cutters = [self.unit_name(m) for m in t.movers_to[p] if r.cuts_support(m, p)]
             return FAILS, f"support cut by {', '.join(cutters)}" if cutters else "support cut"
         if kind == CONVOY:
-            army = t.src[p]
-            if dislodged:
-                return FAILS, f"convoy disrupted: {dislodged}"
-            if not r.resolution[p]:
-                return FAILS, "convoy disrupted by a paradox: the fleet holds (Szykman rule)"
-            if not r.path(army):
-                return FAILS, "convoy disrupted: the route is broken elsewhere"
-            return SUCCEEDS, "convoys"
+            return self._convoy(p, dislodged)
         if dislodged:
             return FAILS, dislodged
         return SUCCEEDS, "holds"
+
+    def _convoy(self, p: int, dislodged: str) -> tuple[str, str]:
+        r = self.r
+        army = self.t.src[p]
+        if not r.convoyed[army]:
+            return FAILS, "the army went by land, not by this convoy"
+        if r.rules.paradox is ParadoxRule.ALEXANDER and army in r.fixed_path:
+            # IV.5.g: the convoy stands or falls as judged without its own army.
+            if r.fixed_path[army] and self._on_route(p, army, alexander=True):
+                return SUCCEEDS, "convoys (rule IV.5.g)"
+            return FAILS, "convoy disrupted (judged as if its army had no effect)"
+        if dislodged:
+            return FAILS, f"convoy disrupted: {dislodged}"
+        if not r.resolution[p]:
+            return FAILS, "convoy disrupted by a paradox: the fleet holds (Szykman rule)"
+        if not r.path(army):
+            return FAILS, "convoy disrupted: the route is broken elsewhere"
+        if not self._on_route(p, army):
+            return FAILS, "the army's route does not use this fleet"
+        return SUCCEEDS, "convoys"
+
+    def _on_route(self, fleet: int, army: int, alexander: bool = False) -> bool:
+        """Whether ``fleet`` lies on an unbroken route of ``army`` (so its convoy is used)."""
+        t, r = self.t, self.r
+        if alexander:
+            world = r.worlds.get(r.neutral | {army}, r)
+            usable = [f for f in t.convoy_fleets[army] if world.resolve(f)]
+        else:
+            usable = [f for f in t.convoy_fleets[army] if r.resolution[f]]
+        return fleet in usable and fleet in fleets_on_some_route(t, army, usable)
 
     def _dislodged_reason(self, p: int) -> str:
         a = self.dislodged_at.get(p)
@@ -438,6 +469,9 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             if isinstance(order, Build):
                 try:
                     unit = _checked_build(position, power, order, units, rules)
+                except _AlreadyBuilt as exc:
+                    result.result, result.reason = FAILS, str(exc)
+                    continue
                 except Illegal as exc:
                     intake.illegal(result, str(exc))
                     continue
@@ -487,6 +521,10 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     return PhaseOutcome(position, intake.results, after, _advance(after, rules), removed=removed)
 
 
+class _AlreadyBuilt(Illegal):
+    """A legal build that another build this winter has already used up."""
+
+
 def _checked_build(position: Position, power: str, order: Build, units, rules: Rules) -> Unit:
     m = position.map
     province_id = m.province_of(order.loc)
@@ -496,6 +534,8 @@ def _checked_build(position: Position, power: str, order: Build, units, rules: R
     if rules.builds_in_home_centres_only and province.home != power:
         raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
     if province_id in units:
+        if province_id not in position.units:
+            raise _AlreadyBuilt(f"a unit was already built in {m.describe(province_id)}")
         raise Illegal(f"{m.describe(province_id)} is occupied")
     unit_type = order.unit_type
     if unit_type is None:
@@ -525,8 +565,8 @@ def civil_disorder_removals(
     m = position.map
     owned = position.centers_of(power)
     if rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE:
-        homes = [p for p in owned if m.provinces[p].home == power]
-        owned = homes or owned
+        # Before 2023 distance was counted to the home centres, owned or not.
+        owned = list(m.home_centers(power)) or owned
     mine = [(p, u) for p, u in units.items() if u.power == power]
 
     def distance(province: int, unit: Unit) -> int:

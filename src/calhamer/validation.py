@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import replace
+from functools import cache
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain
 from calhamer.orders import Convoy, Hold, Move, Order, Support
@@ -135,21 +136,28 @@ def _check_support(position: Position, order: Support) -> Support:
     if not m.can_reach_province(order.unit_type, order.loc, into):  # type: ignore[arg-type]
         raise Illegal(f"the unit in {m.describe(here)} cannot reach {m.describe(into)}")
     supported = position.units.get(target)
-    if order.dest is not None and supported is not None:
-        # DATC 6.D.31: the supported move must be possible without the supporter convoying.
-        possible = (
-            m.can_reach_province(supported.type, supported.loc, into)
-            if supported.type is FLEET
-            else into in m.army_adjacent[target]
-            or sea_route_exists(m, target, into, avoid=here)
+    if (
+        order.dest is not None
+        and supported is not None
+        and supported.type is ARMY
+        and m.is_coastal(into)
+        and into not in m.army_adjacent[target]
+        and not sea_route_exists(m, target, into, avoid=here)
+    ):
+        # DATC 6.D.31: the only route for the army runs through the supporter itself.
+        raise Illegal(
+            f"the army in {m.describe(target)} could only reach {m.describe(into)} through "
+            f"{m.describe(here)}, and a fleet cannot convoy and support at once"
         )
-        if not possible:
-            raise Illegal(
-                f"the unit in {m.describe(target)} cannot move to {m.describe(into)}, so it "
-                "cannot be supported there"
-            )
     target_loc = supported.loc if supported is not None else order.target
-    return replace(order, target=target_loc, dest=None if order.dest is None else into)
+    # A coast named in a support of a fleet move must match the move (DATC 6.B.9): keep it.
+    if order.dest is None:
+        dest = None
+    elif m.loc_coast[order.dest] is not None:
+        dest = order.dest
+    else:
+        dest = into
+    return replace(order, target=target_loc, dest=dest)
 
 
 def _check_convoy(position: Position, order: Convoy) -> Convoy:
@@ -163,4 +171,39 @@ def _check_convoy(position: Position, order: Convoy) -> Convoy:
         raise Illegal(
             f"an army cannot be convoyed from {m.describe(army_from)} to {m.describe(army_to)}"
         )
+    if here not in convoy_route_fleets(m, army_from, army_to):
+        # DATC 6.F.1, 6.G.7, 6.G.19: a fleet on no route that is needed is illegal.
+        raise Illegal(
+            f"a fleet in {m.describe(here)} is on no convoy route from "
+            f"{m.describe(army_from)} to {m.describe(army_to)}"
+        )
     return replace(order, army=army_from, dest=army_to)
+
+
+@cache
+def _route_fleets_cached(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozenset[ProvinceId]:
+    near = m.province_fleet_adjacent
+    found: set[ProvinceId] = set()
+
+    def extend(path: list[ProvinceId]) -> None:
+        last = path[-1]
+        if dest in near[last]:
+            found.update(path)
+            return
+        for nxt in near[last]:
+            if not m.is_sea(nxt) or nxt in path or origin in near[nxt]:
+                continue
+            # Keep routes irredundant: no sea may touch an earlier one except its predecessor.
+            if any(nxt in near[earlier] for earlier in path[:-1]):
+                continue
+            extend([*path, nxt])
+
+    for first in near[origin]:
+        if m.is_sea(first):
+            extend([first])
+    return frozenset(found)
+
+
+def convoy_route_fleets(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozenset[ProvinceId]:
+    """Seas lying on some irredundant convoy route from ``origin`` to ``dest`` on the map."""
+    return _route_fleets_cached(m, origin, dest)

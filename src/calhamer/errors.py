@@ -39,8 +39,8 @@ class OrderError(CalhamerError, ValueError):
         self.suggestion = suggestion
 
     def __str__(self) -> str:
-        where = f" (at column {self.start + 1})" if self.text else ""
-        hint = f" {self.suggestion}" if self.suggestion else ""
+        where = f" (column {self.start + 1})" if self.text else ""
+        hint = f"; {self.suggestion}" if self.suggestion else ""
         return f"{self.message}{where}{hint}"
 
     def pointer(self) -> str:

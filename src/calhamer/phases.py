@@ -42,6 +42,10 @@ def adjudicate(
     """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
     rules = find_rules(rules)
     if position.phase.is_movement:
+        if resolver_class is MovementResolver:
+            from calhamer.variants import find_variant
+
+            resolver_class = find_variant(position.variant).resolver_class
         return adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
     if position.phase.is_retreat:
         return adjudicate_retreats(position, orders, rules)
@@ -160,7 +164,7 @@ def _movement_outcome(
         if province not in by_province or all(r.result == INVALID for r, _ in by_province[province]):
             verdict, reason = explain.result(province)
             if province not in by_province:
-                reason = f"no order given, so it holds; {reason}"
+                reason = f"{reason} (no valid order given)"
                 results = intake.results.setdefault(unit.power, [])
                 canonical = format_order(m, Hold(unit.type, unit.loc))
                 results.append(OrderResult(unit.power, "", canonical, verdict, reason))
@@ -324,7 +328,7 @@ class _Explainer:
         else:
             hold = r.hold_strength(q)
             if not r.move_beats(attack, hold):
-                return FAILS, f"bounced {attack}v{hold} with {self.unit_name(q)}{suffix}"
+                return FAILS, f"bounced {attack}v{hold} against {self.unit_name(q)}{suffix}"
         for other in t.movers_to[q]:
             if other != p:
                 prevent = r.prevent_strength(other)

@@ -1,0 +1,158 @@
+"""Phase JSON: the interchange format (documented in ``docs/formats.md``).
+
+``position_from_json`` reads a phase document; ``position_to_json`` writes one (without
+orders); ``outcome_to_json`` writes the output document of an adjudication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calhamer.errors import CalhamerError, PhaseError
+from calhamer.map import Map, load_map
+from calhamer.notation import format_unit, parse_unit
+from calhamer.position import Dislodged, Phase, Position, units_from_specs
+from calhamer.results import PhaseOutcome
+from calhamer.rules import find_rules
+from calhamer.variants import find_variant
+
+KNOWN_KEYS = {
+    "variant", "rules", "phase", "units", "centers", "dislodged", "contested", "orders",
+    "options", "game", "views", "bids", "seed", "extra",
+}
+
+
+def _power(m: Map, raw: str, where: str) -> str:
+    power = m.find_power(str(raw))
+    if power is None:
+        known = ", ".join(m.power_codes)
+        raise PhaseError(f"{where}: {raw!r} is not a power of this map; the powers are {known}")
+    return power
+
+
+def _location(m: Map, raw: str, where: str) -> int:
+    loc = m.find_location(str(raw))
+    if loc is None:
+        hint = m.suggest_location(str(raw))
+        extra = f"; did you mean {m.describe(hint[0])}?" if hint else ""
+        raise PhaseError(f"{where}: {raw!r} is not a province of this map{extra}")
+    return loc
+
+
+def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list[str]], str]:
+    """Read a phase document: the position, the orders by power, and the rule edition name."""
+    if not isinstance(doc, Mapping):
+        raise PhaseError("a phase document must be a JSON object")
+    unknown = set(doc) - KNOWN_KEYS
+    if unknown:
+        raise PhaseError(f"unknown keys in the phase document: {', '.join(sorted(unknown))}")
+    variant = find_variant(str(doc.get("variant", "standard")))
+    m = load_map(variant.map_name)
+    rules = str(doc.get("rules") or variant.default_rules)
+    find_rules(rules)  # fail early, with the list of editions, on a bad name
+    phase = Phase.parse(str(doc.get("phase", m.start_phase)))
+    units_doc = doc.get("units", {})
+    if not isinstance(units_doc, Mapping):
+        raise PhaseError('"units" must map each power to a list of units, like "F LON"')
+    specs = {_power(m, p, "units"): _str_list(v, f"units of {p}") for p, v in units_doc.items()}
+    units = units_from_specs(m, specs)
+    centers: dict[int, str] = {}
+    for raw_power, codes in dict(doc.get("centers", {})).items():
+        power = _power(m, raw_power, "centers")
+        for code in _str_list(codes, f"centers of {raw_power}"):
+            province = m.province_of(_location(m, code, f"centers of {power}"))
+            if not m.provinces[province].is_supply_center:
+                raise PhaseError(f"centers of {power}: {m.describe(province)} is not a supply centre")
+            centers[province] = power
+    dislodged = []
+    for raw_power, entries in dict(doc.get("dislodged", {})).items():
+        power = _power(m, raw_power, "dislodged")
+        for entry in entries:
+            if isinstance(entry, str):
+                entry = {"unit": entry}
+            unit = parse_unit(m, str(entry["unit"]), power)
+            origin = entry.get("attacker_from")
+            blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
+            dislodged.append(Dislodged(unit, blocked))
+    contested = frozenset(
+        m.province_of(_location(m, c, "contested")) for c in _str_list(doc.get("contested", []), "contested")
+    )
+    orders: dict[str, list[str]] = {}
+    for raw_power, items in dict(doc.get("orders", {})).items():
+        orders.setdefault(_power(m, raw_power, "orders"), []).extend(
+            _str_list(items, f"orders of {raw_power}")
+        )
+    extra = variant.read_extra(m, doc)
+    position = Position(
+        m, phase, units, centers, tuple(dislodged), contested, variant=variant.name, extra=extra
+    )
+    return position, orders, rules
+
+
+def _str_list(value: object, where: str) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, list):
+        raise PhaseError(f"{where} must be a list of strings")
+    return [str(v) for v in value]
+
+
+def position_to_json(position: Position, rules: str | None = None) -> dict[str, Any]:
+    """A phase document for ``position`` (no orders)."""
+    m = position.map
+    units: dict[str, list[str]] = {}
+    for province in sorted(position.units, key=lambda p: m.provinces[p].code):
+        unit = position.units[province]
+        units.setdefault(unit.power, []).append(format_unit(m, unit))
+    centers: dict[str, list[str]] = {}
+    for province in sorted(position.centers, key=lambda p: m.provinces[p].code):
+        centers.setdefault(position.centers[province], []).append(m.provinces[province].code)
+    doc: dict[str, Any] = {"variant": position.variant}
+    if rules:
+        doc["rules"] = rules
+    doc["phase"] = position.phase.code
+    doc["units"] = {p: units[p] for p in _power_order(m, units)}
+    doc["centers"] = {p: centers[p] for p in _power_order(m, centers)}
+    if position.phase.is_retreat:
+        dislodged: dict[str, list[dict[str, str]]] = {}
+        for d in position.dislodged:
+            entry = {"unit": format_unit(m, d.unit)}
+            if d.attacker_from is not None:
+                entry["attacker_from"] = m.provinces[d.attacker_from].code
+            dislodged.setdefault(d.unit.power, []).append(entry)
+        doc["dislodged"] = dislodged
+        doc["contested"] = sorted(m.provinces[p].code for p in position.contested)
+    find_variant(position.variant).write_extra(position, doc)
+    return doc
+
+
+def _power_order(m: Map, keyed: Mapping[str, object]) -> list[str]:
+    known = [p for p in m.power_codes if p in keyed]
+    return known + sorted(p for p in keyed if p not in known)
+
+
+def outcome_to_json(outcome: PhaseOutcome, rules: str | None = None) -> dict[str, Any]:
+    """The output document: each order's result, and the next phase."""
+    m = outcome.before.map
+    results = {
+        power: [r.to_json() for r in outcome.results[power]]
+        for power in _power_order(m, outcome.results)
+    }
+    doc: dict[str, Any] = {
+        "phase": outcome.before.phase.code,
+        "results": results,
+        "dislodged": [format_unit(m, d.unit) for d in outcome.dislodged],
+        "next": position_to_json(outcome.next, rules),
+    }
+    winner = outcome.next.winner()
+    if winner:
+        doc["winner"] = winner
+    return doc
+
+
+def describe_error(exc: Exception) -> str:
+    """A one-line message for any error reading a document (never a traceback)."""
+    if isinstance(exc, CalhamerError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return f"missing field {exc}"
+    return f"{type(exc).__name__}: {exc}"

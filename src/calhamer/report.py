@@ -1,0 +1,89 @@
+"""Results as text: one block per power, one line per order, as gamemasters write them."""
+
+from __future__ import annotations
+
+from calhamer.notation import format_unit
+from calhamer.position import Position
+from calhamer.results import INVALID, OrderResult, PhaseOutcome
+
+WIDTH = 28
+
+
+def result_phrase(result: OrderResult) -> str:
+    """``Succeeds``, ``Bounced 2v2 with A MUN``, ``Invalid: ...``: the report's right column."""
+    if result.result == INVALID:
+        return f"Invalid: {result.reason}"
+    reason = result.reason
+    if result.succeeded and reason in ("moves", "holds", "support given", "convoys", "retreats",
+                                       "built", "removed", "disbanded"):
+        return "Succeeds"
+    return reason[:1].upper() + reason[1:]
+
+
+def order_line(result: OrderResult) -> str:
+    shown = result.canonical or result.text
+    return f"    {shown:<{WIDTH}}{result_phrase(result)}"
+
+
+def phase_report(outcome: PhaseOutcome, *, powers: list[str] | None = None) -> str:
+    """The full text report of one adjudicated phase (only ``powers``' blocks if given)."""
+    before = outcome.before
+    m = before.map
+    lines = [f"{before.phase.name} ({before.phase.code})", ""]
+    names = {p.code: p.name for p in m.powers}
+    for power in powers or _ordered(before, outcome.results):
+        results = outcome.results.get(power, [])
+        if not results:
+            continue
+        lines += ["------", names.get(power, power.title()), ""]
+        lines += [order_line(r) for r in results]
+        lines.append("")
+    if outcome.dislodged and powers is None:
+        lines += ["------", "Dislodged units", ""]
+        for d in outcome.dislodged:
+            lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
+        lines.append("")
+    lines += position_summary(outcome.next)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _ordered(position: Position, keyed: dict[str, object]) -> list[str]:
+    codes = position.map.power_codes
+    return [p for p in codes if p in keyed] + sorted(p for p in keyed if p not in codes)
+
+
+def position_summary(position: Position) -> list[str]:
+    """The next phase, the supply-centre chart, and a winner if there is one."""
+    m = position.map
+    lines = ["------", f"Next: {position.phase.name} ({position.phase.code})", ""]
+    centers = position.center_counts()
+    units = position.unit_counts()
+    for power in m.power_codes:
+        if centers.get(power) or units.get(power):
+            lines.append(
+                f"    {m.power(power).name:<12}{centers.get(power, 0):>3} centres"
+                f"{units.get(power, 0):>4} units"
+            )
+    if position.phase.is_retreat:
+        from calhamer.phases import retreat_options
+
+        lines += ["", "Retreats due:"]
+        for d in position.dislodged:
+            options = ", ".join(m.loc_name(o) for o in retreat_options(position, d)) or "none"
+            lines.append(f"    {format_unit(m, d.unit)} ({d.unit.power.title()}): {options}")
+    winner = position.winner()
+    if winner:
+        lines += ["", f"{m.power(winner).name} has won with {centers[winner]} centres."]
+    return lines
+
+
+def position_report(position: Position) -> str:
+    """The units of every power, for ``calhamer game show``."""
+    m = position.map
+    lines = [f"{position.phase.name} ({position.phase.code})", ""]
+    for power in m.power_codes:
+        units = [format_unit(m, u) for u in position.units_of(power)]
+        if units:
+            lines.append(f"{m.power(power).name}: {', '.join(sorted(units))}")
+    lines += position_summary(position)[2:]
+    return "\n".join(lines) + "\n"

@@ -572,3 +572,36 @@ def test_orderish_text_only_raises_order_errors(tokens: list[str], sep: str) -> 
 def test_parse_orders_never_raises(text: str) -> None:
     _, errors = parse_orders(M, text)
     assert all(e.message.startswith("line ") for e in errors)
+
+
+_locs = st.integers(0, M.location_count - 1)
+_types = st.sampled_from([A, F])
+
+
+@st.composite
+def _orders(draw: st.DrawFn) -> tuple[str, object]:
+    kind = draw(st.sampled_from("MRA"))
+    unit = (draw(_types), draw(_locs))
+    if kind == "M":
+        path = tuple(draw(st.lists(_locs, max_size=2)))
+        order = draw(
+            st.sampled_from(
+                [
+                    Hold(*unit),
+                    Move(*unit, draw(_locs), bool(path) or draw(st.booleans()), path),
+                    Support(*unit, draw(_types), draw(_locs), draw(st.none() | _locs)),
+                    Convoy(*unit, draw(_locs), draw(_locs)),
+                ]
+            )
+        )
+    elif kind == "R":
+        order = draw(st.sampled_from([Retreat(*unit, draw(_locs)), Disband(*unit)]))
+    else:
+        order = draw(st.sampled_from([Build(*unit), Disband(*unit), Waive()]))
+    return kind, order
+
+
+@given(_orders())
+def test_every_order_writes_and_reads_back(case: tuple[str, object]) -> None:
+    kind, order = case
+    assert parse_order(M, format_order(M, order), phase_kind=kind).order == order

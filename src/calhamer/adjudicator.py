@@ -50,6 +50,7 @@ class OrderTable:
         self.convoy_fleets: list[list[int]] = [[] for _ in range(n)]
         self.void: dict[int, str] = {}
         self.powers: list[str] = []
+        self.unit_type: list[int] = [-1] * n
         power_index: dict[str, int] = {}
 
         for province, unit in position.units.items():
@@ -59,9 +60,7 @@ class OrderTable:
                 self.powers.append(unit.power)
             self.owner[province] = idx
             self.kind[province] = HOLD
-        self.unit_type = [
-            position.units[p].type if p in position.units else -1 for p in range(n)
-        ]
+            self.unit_type[province] = unit.type
 
         province_of = m.loc_province
         for province, order in orders.items():
@@ -82,28 +81,28 @@ class OrderTable:
                 self.dest[province] = province_of[order.dest]
 
         kind, dest, src = self.kind, self.dest, self.src
-        for p in range(n):
-            if kind[p] == MOVE:
-                self.movers_to[dest[p]].append(p)
-        for p in range(n):
-            if kind[p] == CONVOY:
-                a = src[p]
-                if kind[a] == MOVE and dest[a] == dest[p] and self.unit_type[a] != FLEET:
-                    self.convoy_fleets[a].append(p)
-        self.adjacent = [
-            kind[p] == MOVE and dest[p] in m.army_adjacent[p] if self.unit_type[p] != FLEET
-            else kind[p] == MOVE
-            for p in range(n)
-        ]
-        self.convoyed = [self._uses_convoy(p) for p in range(n)]
-        for p in range(n):
-            if kind[p] == CONVOY and p not in self.convoy_fleets[src[p]]:
+        self.movers = movers = [p for p in orders if kind[p] == MOVE]
+        convoys = [p for p in orders if kind[p] == CONVOY]
+        supports = [p for p in orders if kind[p] == SUPPORT]
+        for p in movers:
+            self.movers_to[dest[p]].append(p)
+        for p in convoys:
+            a = src[p]
+            if kind[a] == MOVE and dest[a] == dest[p] and self.unit_type[a] != FLEET:
+                self.convoy_fleets[a].append(p)
+        self.adjacent = [False] * n
+        self.convoyed = [False] * n
+        army_adjacent = m.army_adjacent
+        for p in movers:
+            self.adjacent[p] = self.unit_type[p] == FLEET or dest[p] in army_adjacent[p]
+        for p in movers:
+            self.convoyed[p] = self._uses_convoy(p)
+        for p in convoys:
+            if p not in self.convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
-            elif kind[p] == CONVOY and not self.convoyed[src[p]]:
+            elif not self.convoyed[src[p]]:
                 self._void(p, "the army moves by land, not by this convoy")
-        for p in range(n):
-            if kind[p] != SUPPORT:
-                continue
+        for p in supports:
             target = src[p]
             if kind[target] == EMPTY:
                 self._void(p, "there is no unit to support")

@@ -115,9 +115,7 @@ class Map:
 
     def loc_name(self, loc: Location) -> str:
         """Canonical text of a location: ``SPA`` or ``SPA/NC``."""
-        code = self.provinces[self.loc_province[loc]].code
-        coast = self.loc_coast[loc]
-        return f"{code}/{coast}" if coast else code
+        return self.loc_names[loc]
 
     def loc(self, name: str) -> Location:
         """Exact look-up of a canonical location name (``"STP/SC"``); raises KeyError."""
@@ -228,13 +226,17 @@ class Map:
         object.__setattr__(
             self, "province_fleet_adjacent", tuple(frozenset(s) for s in by_province)
         )
-        object.__setattr__(
-            self, "_canonical", {self.loc_name(loc): loc for loc in range(len(self.loc_province))}
+        names = tuple(
+            f"{self.provinces[p].code}/{c}" if c else self.provinces[p].code
+            for p, c in zip(self.loc_province, self.loc_coast, strict=True)
         )
+        object.__setattr__(self, "loc_names", names)
+        object.__setattr__(self, "_canonical", {name: loc for loc, name in enumerate(names)})
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
     _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
     _canonical: dict[str, Location] = field(init=False, repr=False)
+    loc_names: tuple[str, ...] = field(init=False, repr=False)
     # Provinces a fleet could reach from any coast of a province: convoy routes use these.
     province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
 

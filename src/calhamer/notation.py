@@ -425,7 +425,7 @@ def parse_unit(m: Map, spec: str, power: str) -> Unit:
 
 
 def _unit_text(m: Map, unit_type: UnitType | None, loc: Location) -> str:
-    return f"{'?' if unit_type is None else unit_type.letter} {m.loc_name(loc)}"
+    return f"{'?' if unit_type is None else 'AF'[unit_type]} {m.loc_names[loc]}"
 
 
 def format_unit(m: Map, unit: Unit) -> str:

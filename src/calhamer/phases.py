@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from calhamer.adjudicator import (
     CONVOY,
@@ -83,16 +84,19 @@ class _Intake:
                         )
                         continue
                     order = parsed.order
+                    canonical = ""  # written once the order is checked (coasts settled)
                 else:
                     order = item
-                    text = format_order(m, item)
-                result = OrderResult(power, text, format_order(m, order), SUCCEEDS, "", order)
+                    text = canonical = format_order(m, item)
+                result = OrderResult(power, text, canonical, SUCCEEDS, "", order)
                 bucket.append(result)
                 self.accepted.append((result, order))
 
     def illegal(self, result: OrderResult, reason: str) -> None:
         result.result = INVALID
         result.reason = reason
+        if not result.canonical and result.order is not None:
+            result.canonical = format_order(self.position.map, result.order)
 
 
 # -- movement ---------------------------------------------------------------------------------
@@ -118,8 +122,9 @@ def adjudicate_movement(
             intake.illegal(result, str(exc))
             continue
         result.order = checked
-        result.canonical = format_order(m, checked)
-        by_province.setdefault(m.province_of(checked.loc), []).append((result, checked))
+        if checked is not order or not result.canonical:
+            result.canonical = format_order(m, checked)
+        by_province.setdefault(m.loc_province[checked.loc], []).append((result, checked))
 
     legal: dict[int, Order] = {}
     for province, entries in by_province.items():
@@ -148,8 +153,7 @@ def _movement_outcome(
     m = position.map
     kind, dest = table.kind, table.dest
     success = resolver.resolution
-    n = len(kind)
-    moved = {p: dest[p] for p in range(n) if kind[p] == MOVE and success[p]}
+    moved = {p: dest[p] for p in table.movers if kind[p] == MOVE and success[p]}
     dislodger = {dest[p]: p for p in moved}
     dislodged_at = {
         q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
@@ -179,12 +183,13 @@ def _movement_outcome(
                 blocked = None  # DATC 4.A.5: the army never crossed that border
             dislodged.append(Dislodged(unit, blocked))
         elif province in moved:
-            new_loc = _move_location(position, table, province)
-            new_units[m.province_of(new_loc)] = _moved_unit(unit, new_loc)
+            new_loc = table.exact[province]
+            new_units[m.loc_province[new_loc]] = _moved_unit(unit, new_loc)
         else:
             new_units[province] = unit
+    targets = {dest[p] for p in table.movers if kind[p] == MOVE}
     contested = frozenset(
-        q for q in range(n)
+        q for q in targets
         if q not in dislodger and q not in new_units
         and sum(1 for p in table.movers_to[q] if resolver.path(p)) >= 2
     )
@@ -200,35 +205,15 @@ def _movement_outcome(
         after=after,
         next=nxt,
         dislodged=tuple(dislodged),
-        moved={p: _move_location(position, table, p) for p in moved},
+        moved={p: table.exact[p] for p in moved},
         detail={"resolver": resolver},
     )
 
 
-def _move_location(position: Position, table: OrderTable, province: int) -> int:
-    unit = position.units[province]
-    if unit.type is FLEET:
-        # The table keeps provinces; the fleet's exact coast was settled by validation.
-        for loc in range(position.map.location_count):
-            if position.map.province_of(loc) == table.dest[province] and position.map.can_reach(
-                FLEET, unit.loc, loc
-            ) and _coast_ok(position, unit, loc, table.dest[province]):
-                return loc
-    return table.dest[province]
-
-
-def _coast_ok(position: Position, unit: Unit, loc: int, target: int) -> bool:
-    m = position.map
-    coasts = m.coast_locations(target)
-    return not coasts or loc in coasts
-
-
 def _moved_unit(unit: Unit, loc: int) -> Unit:
-    return type(unit)(**{**_fields(unit), "loc": loc})
-
-
-def _fields(unit: Unit) -> dict[str, object]:
-    return {name: getattr(unit, name) for name in unit.__dataclass_fields__}
+    if type(unit) is Unit:
+        return Unit(unit.power, unit.type, loc)
+    return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
 
 
 class _Explainer:

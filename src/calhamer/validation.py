@@ -59,14 +59,15 @@ def fleet_seas(position: Position) -> frozenset[ProvinceId]:
 def check_movement_order(position: Position, power: str | None, order: Order) -> Order:
     """The order as the resolver should see it (coasts settled); raises Illegal if illegal."""
     m = position.map
-    unit = position.unit_at(order.loc)
-    here = m.province_of(order.loc)
+    here = m.loc_province[order.loc]
+    unit = position.units.get(here)
     if unit is None:
         raise Illegal(f"there is no unit in {m.describe(here)}")
     if power is not None and unit.power != power:
         raise Illegal(f"the unit in {m.describe(here)} is not yours")
     # DATC 4.C.2 and 4.B.5: a wrong unit letter or coast for the ordered unit is ignored.
-    order = replace(order, unit_type=unit.type, loc=unit.loc)
+    if order.unit_type is not unit.type or order.loc != unit.loc:
+        order = replace(order, unit_type=unit.type, loc=unit.loc)
     if isinstance(order, Hold):
         return order
     if isinstance(order, Move):
@@ -80,14 +81,15 @@ def check_movement_order(position: Position, power: str | None, order: Order) ->
 
 def _check_move(position: Position, order: Move) -> Move:
     m = position.map
-    here = m.province_of(order.loc)
-    target = m.province_of(order.dest)
+    here = m.loc_province[order.loc]
+    target = m.loc_province[order.dest]
     if target == here:
         raise Illegal("a unit cannot move to the province it is in")
     if order.unit_type is ARMY:
         if m.provinces[target].terrain not in (Terrain.LAND, Terrain.COAST):
             raise Illegal(f"an army cannot move to {m.describe(target)}")
-        order = replace(order, dest=target)  # armies ignore coasts
+        if order.dest != target:
+            order = replace(order, dest=target)  # armies ignore coasts
         if target in m.army_adjacent[here]:
             return order
         if m.is_coastal(here) and sea_route_exists(m, here, target, fleet_seas(position)):
@@ -100,7 +102,8 @@ def _check_move(position: Position, order: Move) -> Move:
         raise Illegal(f"{m.describe(target)} is not next to {m.describe(here)}")
     if order.via_convoy:
         raise Illegal("only armies can be convoyed")
-    return replace(order, dest=fleet_destination(m, order.loc, order.dest))
+    dest = fleet_destination(m, order.loc, order.dest)
+    return order if dest == order.dest else replace(order, dest=dest)
 
 
 def fleet_destination(m: Map, loc: Location, dest: Location) -> Location:
@@ -157,6 +160,8 @@ def _check_support(position: Position, order: Support) -> Support:
         dest = order.dest
     else:
         dest = into
+    if target_loc == order.target and dest == order.dest:
+        return order
     return replace(order, target=target_loc, dest=dest)
 
 
@@ -177,6 +182,8 @@ def _check_convoy(position: Position, order: Convoy) -> Convoy:
             f"a fleet in {m.describe(here)} is on no convoy route from "
             f"{m.describe(army_from)} to {m.describe(army_to)}"
         )
+    if order.army == army_from and order.dest == army_to:
+        return order
     return replace(order, army=army_from, dest=army_to)
 
 

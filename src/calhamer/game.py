@@ -1,0 +1,390 @@
+"""Whole games kept in one JSON file (the format is described in ``docs/formats.md``).
+
+A :class:`Game` is a list of phase records, oldest first. Every record holds the position at
+the start of the phase, the orders each power submitted (verbatim, bad lines included) and,
+once the phase has been processed, each order's result. The last record is the phase being
+played now, so its results are ``None``.
+
+Saving is atomic: the file is written to a temporary file in the same directory, flushed to
+disk and renamed over the old one, so a crash leaves either the old game or the new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from calhamer.errors import CalhamerError
+from calhamer.formats import outcome_to_json, position_from_json, position_to_json
+from calhamer.map import load_map
+from calhamer.phases import adjudicate
+from calhamer.position import Phase, Position
+from calhamer.results import INVALID, OrderResult, PhaseOutcome
+from calhamer.rules import Rules, find_rules
+from calhamer.variants import find_variant
+
+FORMAT = "calhamer-game/1"
+
+
+class GameError(CalhamerError):
+    """A game file is unreadable or inconsistent, or a game action is not allowed now."""
+
+
+@dataclass(frozen=True)
+class OrderCheck:
+    """What the judge makes of one submitted line: its canonical form, or the problem."""
+
+    line: int  # 1-based, counting every submitted line (blank ones included)
+    text: str
+    canonical: str
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass
+class PhaseRecord:
+    """One phase of a game: the position it started from, the orders, and the results."""
+
+    phase: str
+    position: dict[str, Any]  # a phase document without orders
+    orders: dict[str, list[str]] = field(default_factory=dict)
+    results: dict[str, list[dict[str, str]]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "position": self.position,
+            "orders": self.orders,
+            "results": self.results,
+        }
+
+
+def is_order_line(text: str) -> bool:
+    """Whether a submitted line is an order (not blank, not a ``#`` comment)."""
+    return bool(text.strip()) and not text.lstrip().startswith("#")
+
+
+def check_orders(
+    position: Position, orders: Mapping[str, Iterable[str]], rules: Rules | str | None = None
+) -> dict[str, list[OrderCheck]]:
+    """Judge each order line on its own, without the other powers' orders.
+
+    The phase is adjudicated with only these orders, and an order is reported as a problem
+    exactly when the adjudicator would call it ``invalid`` (unreadable, illegal for the unit,
+    not this power's unit, a second order for one unit...). Whether a legal order succeeds
+    depends on everyone's orders, so that is not judged here. Blank lines and ``#`` comments
+    are skipped; line numbers count every line given.
+    """
+    numbered: dict[str, list[tuple[int, str]]] = {}
+    for power, lines in orders.items():
+        numbered[power] = [(n, t) for n, t in enumerate(lines, start=1) if is_order_line(t)]
+    outcome = adjudicate(position, {p: [t for _, t in items] for p, items in numbered.items()},
+                         rules)
+    checks: dict[str, list[OrderCheck]] = {}
+    for power, items in numbered.items():
+        key = position.map.find_power(power) or power.upper()
+        # The adjudicator keeps one result per order given, in order, before any it adds.
+        results = outcome.results.get(key, [])[: len(items)]
+        checks[power] = [
+            OrderCheck(n, text, r.canonical, r.reason if r.result == INVALID else None)
+            for (n, text), r in zip(items, results, strict=True)
+        ]
+    return checks
+
+
+class Game:
+    """A game in progress (or finished): its variant, rule edition and phase records."""
+
+    def __init__(self, variant: str, rules: str, records: list[PhaseRecord]) -> None:
+        if not records:
+            raise GameError("a game needs at least one phase")
+        self.variant = find_variant(variant).name
+        self.rules = find_rules(rules).name
+        self._records = records
+        self._current: Position | None = None
+
+    # -- creating, loading, saving -------------------------------------------------------------
+
+    @classmethod
+    def new(cls, variant: str = "standard", rules: str | None = None) -> Game:
+        """A game at the variant's start; ``rules`` defaults to the variant's edition."""
+        v = find_variant(variant)
+        edition = find_rules(rules or v.default_rules).name
+        start = Position.initial(load_map(v.map_name), variant=v.name)
+        record = PhaseRecord(start.phase.code, position_to_json(start, edition))
+        return cls(v.name, edition, [record])
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Game:
+        """Read a game document, checking its shape; raises :class:`GameError`."""
+        if not isinstance(doc, Mapping):
+            raise GameError("a game file must hold a JSON object")
+        if doc.get("format") != FORMAT:
+            raise GameError(
+                f'this is not a calhamer game file: "format" is {doc.get("format")!r}, '
+                f"expected {FORMAT!r}"
+            )
+        phases = doc.get("phases")
+        if not isinstance(phases, list) or not phases:
+            raise GameError('"phases" must be a non-empty list')
+        records = []
+        for index, entry in enumerate(phases):
+            records.append(_read_record(entry, index, last=index == len(phases) - 1))
+        game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
+        game.current  # noqa: B018 -- read the current position now, so a bad file fails early
+        return game
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Game:
+        """Read a game file; raises :class:`GameError` (bad content) or ``OSError``."""
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise GameError(
+                f"{os.fspath(path)} is not valid JSON: {exc.msg} "
+                f"(line {exc.lineno}, column {exc.colno})"
+            ) from None
+        try:
+            return cls.from_json(doc)
+        except GameError as exc:
+            raise GameError(f"{os.fspath(path)}: {exc}") from None
+        except CalhamerError as exc:
+            raise GameError(f"{os.fspath(path)}: the current phase is unreadable: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "variant": self.variant,
+            "rules": self.rules,
+            "phases": [r.to_json() for r in self._records],
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the game to ``path`` atomically (the old file survives any failure)."""
+        write_atomically(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+    # -- questions ------------------------------------------------------------------------------
+
+    @property
+    def history(self) -> tuple[PhaseRecord, ...]:
+        """Every phase record, oldest first; the last one is the current phase."""
+        return tuple(self._records)
+
+    @property
+    def phases(self) -> list[str]:
+        return [r.phase for r in self._records]
+
+    @property
+    def current(self) -> Position:
+        """The position of the phase being played now."""
+        if self._current is None:
+            self._current = _position(self._records[-1].position)
+        return self._current
+
+    @property
+    def orders(self) -> dict[str, list[str]]:
+        """The orders stored so far for the current phase, by power."""
+        return {p: list(lines) for p, lines in self._records[-1].orders.items()}
+
+    @property
+    def winner(self) -> str | None:
+        return self.current.winner()
+
+    def record(self, code: str | None = None) -> PhaseRecord:
+        """The record of phase ``code`` (default: the current phase)."""
+        if code is None:
+            return self._records[-1]
+        wanted = Phase.parse(code).code
+        for r in self._records:
+            if r.phase == wanted:
+                return r
+        raise GameError(
+            f"phase {wanted} is not in this game; its phases are {', '.join(self.phases)}"
+        )
+
+    def phase_document(self, code: str | None = None) -> dict[str, Any]:
+        """Phase ``code`` (default: the current one) as a phase document, with its orders."""
+        r = self.record(code)
+        doc = dict(r.position)
+        doc["rules"] = self.rules
+        doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
+        return doc
+
+    def outcome(self, code: str | None = None) -> PhaseOutcome | None:
+        """The recorded outcome of phase ``code`` (default: the last processed phase).
+
+        Rebuilt from the stored results, not adjudicated again, so a report shows what was
+        decided at the time. None if no phase has been processed yet.
+        """
+        if code is None:
+            if len(self._records) < 2:
+                return None
+            index = len(self._records) - 2
+        else:
+            index = self._records.index(self.record(code))
+            if self._records[index].results is None:
+                raise GameError(f"phase {self._records[index].phase} has not been processed yet")
+        r, following = self._records[index], self._records[index + 1]
+        before = _position(r.position)
+        nxt = self.current if index + 1 == len(self._records) - 1 else _position(
+            following.position
+        )
+        results = {
+            power: [
+                OrderResult(power, e.get("order", ""), e.get("canonical", ""), e.get("result", ""),
+                            e.get("reason", ""))
+                for e in entries
+            ]
+            for power, entries in (r.results or {}).items()
+        }
+        # A movement phase that dislodged anything is always followed by its retreat phase.
+        same_turn = (nxt.phase.year, nxt.phase.season) == (before.phase.year, before.phase.season)
+        dislodged = nxt.dislodged if before.phase.is_movement and same_turn else ()
+        return PhaseOutcome(before, results, nxt, nxt, dislodged=dislodged)
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def _power(self, power: str) -> str:
+        code = self.current.map.find_power(power)
+        if code is None:
+            known = ", ".join(self.current.map.power_codes)
+            raise GameError(f"{power!r} is not a power of this game; the powers are {known}")
+        return code
+
+    def _check_not_over(self) -> None:
+        winner = self.winner
+        if winner:
+            name = self.current.map.power(winner).name
+            raise GameError(f"the game is over: {name} has won")
+
+    def set_orders(self, power: str, lines: Iterable[str]) -> list[OrderCheck]:
+        """Replace ``power``'s orders for the current phase; return a check of each line.
+
+        The lines are stored exactly as given (blank lines aside), bad ones included, so
+        nothing a player submitted is lost; when the phase is processed an unreadable or
+        illegal order is judged ``invalid`` and its unit holds. The returned checks (see
+        :func:`check_orders`) tell the player what the judge made of each line.
+        """
+        self._check_not_over()
+        code = self._power(power)
+        given = [part for line in lines for part in (str(line).splitlines() or [""])]
+        checks = check_orders(self.current, {code: given}, self.rules)[code]
+        stored = [line for line in given if line.strip()]
+        if stored:
+            self._records[-1].orders[code] = stored
+        else:
+            self._records[-1].orders.pop(code, None)
+        return checks
+
+    def process(self) -> PhaseOutcome:
+        """Adjudicate the current phase with the stored orders and move on to the next."""
+        self._check_not_over()
+        record = self._records[-1]
+        orders = {p: [t for t in lines if is_order_line(t)] for p, lines in record.orders.items()}
+        outcome = adjudicate(self.current, orders, self.rules)
+        record.results = outcome_to_json(outcome, self.rules)["results"]
+        self._records.append(
+            PhaseRecord(outcome.next.phase.code, position_to_json(outcome.next, self.rules))
+        )
+        self._current = outcome.next
+        return outcome
+
+
+def _position(doc: Mapping[str, Any]) -> Position:
+    try:
+        position, _orders, _rules = position_from_json({k: v for k, v in doc.items()
+                                                        if k != "orders"})
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        from calhamer.formats import describe_error
+
+        raise GameError(describe_error(exc)) from None
+    return position
+
+
+def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
+    where = f"phase entry {index + 1}"
+    if not isinstance(entry, Mapping):
+        raise GameError(f"{where} must be a JSON object")
+    try:
+        code = Phase.parse(str(entry["phase"])).code
+        position = entry["position"]
+    except KeyError as exc:
+        raise GameError(f"{where} has no {exc} field") from None
+    except CalhamerError as exc:
+        raise GameError(f"{where}: {exc}") from None
+    if not isinstance(position, Mapping):
+        raise GameError(f'{where} ({code}): "position" must be a phase document (an object)')
+    if str(position.get("phase", "")).upper() != code:
+        raise GameError(
+            f'{where}: the entry is for {code} but its position is for {position.get("phase")!r}'
+        )
+    orders = entry.get("orders") or {}
+    if not isinstance(orders, Mapping) or not all(
+        isinstance(v, list) and all(isinstance(s, str) for s in v) for v in orders.values()
+    ):
+        raise GameError(f'{where} ({code}): "orders" must map each power to a list of strings')
+    results = entry.get("results")
+    if last and results is not None:
+        raise GameError(f"{where} ({code}) is the current phase but already has results")
+    if not last and not isinstance(results, Mapping):
+        raise GameError(f"{where} ({code}) was played but has no results")
+    return PhaseRecord(
+        code, dict(position), {str(p): list(v) for p, v in orders.items()},
+        None if results is None else dict(results),
+    )
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Replace ``path`` with ``text`` so that readers see the old file or the new, never half.
+
+    The text goes to a temporary file in the same directory, which is flushed and synced to
+    disk, then renamed over ``path`` (``os.replace`` is atomic on one file system). On any
+    failure the temporary file is removed and ``path`` is left as it was.
+    """
+    target = Path(path)
+    directory = target.parent
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename itself durable (best effort: not every system can open a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

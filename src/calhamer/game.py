@@ -11,6 +11,7 @@ disk and renamed over the old one, so a crash leaves either the old game or the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -139,7 +140,7 @@ class Game:
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
         game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
-        game.current  # noqa: B018 -- read the current position now, so a bad file fails early
+        game._current = _position(records[-1].position)  # a bad current phase fails now
         return game
 
     @classmethod
@@ -171,7 +172,7 @@ class Game:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the game to ``path`` atomically (the old file survives any failure)."""
-        write_atomically(path, json.dumps(self.to_json(), indent=2) + "\n")
+        write_atomically(path, dumps_pretty(self.to_json()) + "\n")
 
     # -- questions ------------------------------------------------------------------------------
 
@@ -344,6 +345,34 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
     )
 
 
+def dumps_pretty(value: Any, indent: int = 2, width: int = 100) -> str:
+    """JSON indented like ``json.dumps(indent=2)``, but an object of plain values (an order's
+    result) stays on one line, and so does a list of plain values that fits in ``width``
+    (``"ENGLAND": ["F EDI", "F LON", "A LVP"]``)."""
+
+    def fmt(v: Any, level: int, room: int) -> str:
+        if isinstance(v, list | dict):
+            values = v.values() if isinstance(v, dict) else v
+            if not any(isinstance(x, dict | list) for x in values):
+                flat = json.dumps(v)
+                if isinstance(v, dict) or len(flat) <= room:
+                    return flat
+        if isinstance(v, dict) and v:
+            pad = " " * (indent * (level + 1))
+            items = []
+            for key, item in v.items():
+                head = f"{json.dumps(str(key))}: "
+                items.append(f"{pad}{head}{fmt(item, level + 1, width - len(pad) - len(head))}")
+            return "{\n" + ",\n".join(items) + "\n" + " " * (indent * level) + "}"
+        if isinstance(v, list) and v:
+            pad = " " * (indent * (level + 1))
+            items = [f"{pad}{fmt(item, level + 1, width - len(pad))}" for item in v]
+            return "[\n" + ",\n".join(items) + "\n" + " " * (indent * level) + "]"
+        return json.dumps(v)
+
+    return fmt(value, 0, width)
+
+
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with ``text`` so that readers see the old file or the new, never half.
 
@@ -355,25 +384,38 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     directory = target.parent
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        try:
-            mode = os.stat(target).st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            if hasattr(os, "fchmod"):  # mkstemp makes the file private; keep the usual mode
+                os.fchmod(f.fileno(), _file_mode(target))
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _sync_directory(directory)
+
+
+def _file_mode(target: Path) -> int:
+    """The old file's permissions, or those a newly created file would get."""
+    try:
+        return os.stat(target).st_mode & 0o777
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    # Read, not set: os.umask() would change it for every thread for a moment.
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
 
 
 def _sync_directory(directory: Path) -> None:

@@ -63,6 +63,7 @@ class _Intake:
         self.position = position
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
+        self.given_as_order: list[tuple[int, str, AnyOrder]] = []
         m = position.map
         for raw_power, items in orders.items():
             power = m.find_power(raw_power) or raw_power.upper()
@@ -87,10 +88,21 @@ class _Intake:
                     canonical = ""  # written once the order is checked (coasts settled)
                 else:
                     order = item
-                    text = canonical = format_order(m, item)
+                    text = canonical = ""  # written out only if the results are read
+                    self.given_as_order.append((len(bucket), power, item))
                 result = OrderResult(power, text, canonical, SUCCEEDS, "", order)
                 bucket.append(result)
                 self.accepted.append((result, order))
+
+    def finish(self) -> dict[str, list[OrderResult]]:
+        """The results, with the text of orders that were given as values written out."""
+        m = self.position.map
+        for index, power, order in self.given_as_order:
+            result = self.results[power][index]
+            result.text = format_order(m, order)
+            if not result.canonical:
+                result.canonical = result.text
+        return self.results
 
     def illegal(self, result: OrderResult, reason: str) -> None:
         result.result = INVALID
@@ -122,7 +134,7 @@ def adjudicate_movement(
             intake.illegal(result, str(exc))
             continue
         result.order = checked
-        if checked is not order or not result.canonical:
+        if checked is not order:
             result.canonical = format_order(m, checked)
         by_province.setdefault(m.loc_province[checked.loc], []).append((result, checked))
 
@@ -158,20 +170,21 @@ def _movement_outcome(
     dislodged_at = {
         q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
     }
-    explain = _Explainer(position, table, resolver, dislodged_at)
 
-    for province, entries in by_province.items():
-        for result, _order in entries:
-            if result.result != INVALID:
-                result.result, result.reason = explain.result(province)
-    for province, unit in position.units.items():
-        if province not in by_province or all(r.result == INVALID for r, _ in by_province[province]):
-            verdict, reason = explain.result(province)
+    def word_results() -> dict[str, list[OrderResult]]:
+        explain = _Explainer(position, table, resolver, dislodged_at)
+        for province, entries in by_province.items():
+            for result, _order in entries:
+                if result.result != INVALID:
+                    result.result, result.reason = explain.result(province)
+        for province, unit in position.units.items():
             if province not in by_province:
-                reason = f"{reason} (no valid order given)"
-                results = intake.results.setdefault(unit.power, [])
+                verdict, reason = explain.result(province)
                 canonical = format_order(m, Hold(unit.type, unit.loc))
-                results.append(OrderResult(unit.power, "", canonical, verdict, reason))
+                intake.results.setdefault(unit.power, []).append(
+                    OrderResult(unit.power, "", canonical, verdict, f"{reason} (no valid order given)")
+                )
+        return intake.finish()
 
     new_units: dict[ProvinceId, Unit] = {}
     dislodged: list[Dislodged] = []
@@ -201,7 +214,7 @@ def _movement_outcome(
         nxt = _advance(after, rules)
     return PhaseOutcome(
         before=position,
-        results=intake.results,
+        results=word_results,
         after=after,
         next=nxt,
         dislodged=tuple(dislodged),
@@ -398,7 +411,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             units[m.province_of(order.dest)] = _moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
     after = position.replace(units=units, dislodged=(), contested=frozenset())
-    return PhaseOutcome(position, intake.results, after, _advance(after, rules), removed=removed)
+    return PhaseOutcome(position, intake.finish(), after, _advance(after, rules), removed=removed)
 
 
 def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
@@ -507,7 +520,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                                 "removed by the civil-disorder rule (too few removals ordered)")
                 )
     after = position.replace(units=units)
-    return PhaseOutcome(position, intake.results, after, _advance(after, rules), removed=removed)
+    return PhaseOutcome(position, intake.finish(), after, _advance(after, rules), removed=removed)
 
 
 class _AlreadyBuilt(Illegal):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Position
@@ -36,22 +37,40 @@ class OrderResult:
         }
 
 
-@dataclass
 class PhaseOutcome:
     """The adjudication of one phase: every order's result and the position that follows.
 
     ``after`` is the board as this phase leaves it (for a movement phase: dislodged units
     waiting to retreat); ``next`` is the next phase to be played, with empty phases skipped.
+    ``results`` (each order's result and reason, by power) is worded on first use, so a bot
+    that only wants the next position never pays for the sentences.
     """
 
-    before: Position
-    results: dict[str, list[OrderResult]]
-    after: Position
-    next: Position
-    dislodged: tuple[Dislodged, ...] = ()
-    moved: dict[int, int] = field(default_factory=dict)  # province -> destination location
-    removed: list[int] = field(default_factory=list)  # provinces whose units were destroyed
-    detail: dict[str, object] = field(default_factory=dict)
+    def __init__(
+        self,
+        before: Position,
+        results: dict[str, list[OrderResult]] | Callable[[], dict[str, list[OrderResult]]],
+        after: Position,
+        next: Position,
+        dislodged: tuple[Dislodged, ...] = (),
+        moved: dict[int, int] | None = None,
+        removed: list[int] | None = None,
+        detail: dict[str, object] | None = None,
+    ) -> None:
+        self.before = before
+        self._results = results
+        self.after = after
+        self.next = next
+        self.dislodged = dislodged
+        self.moved = moved or {}  # province -> destination location
+        self.removed = removed or []  # provinces whose units were destroyed
+        self.detail = detail or {}
+
+    @property
+    def results(self) -> dict[str, list[OrderResult]]:
+        if callable(self._results):
+            self._results = self._results()
+        return self._results
 
     def result_of(self, power: str, canonical: str) -> OrderResult | None:
         for r in self.results.get(power, []):

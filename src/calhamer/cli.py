@@ -1,0 +1,427 @@
+"""The ``calhamer`` command line (the documents it reads and writes: ``docs/formats.md``).
+
+Exit status: 0 when all went well, 1 when the command ran but some orders or input lines were
+bad, 2 for a user error (unreadable file, bad JSON, unknown power, province, variant or rule
+edition), which is reported as one line on stderr starting with ``calhamer:``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, NoReturn, TextIO
+
+from calhamer.errors import CalhamerError
+from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
+from calhamer.game import Game, check_orders, dumps_pretty, write_atomically
+from calhamer.map import load_map
+from calhamer.phases import adjudicate
+from calhamer.position import Position
+from calhamer.report import phase_report, position_report
+from calhamer.rules import EDITIONS, find_rules
+from calhamer.variants import VARIANTS, find_variant
+
+OK, BAD_ORDERS, USER_ERROR = 0, 1, 2
+
+# What a malformed document can raise inside the readers besides CalhamerError.
+DOCUMENT_ERRORS = (KeyError, ValueError, TypeError, AttributeError)
+
+
+class UserError(Exception):
+    """A problem to report in one line, with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is a UserError rather than an exit from inside."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UserError(f"{message} (see '{self.prog} --help')")
+
+
+# -- reading input ----------------------------------------------------------------------------
+
+
+def _name(source: str) -> str:
+    return "standard input" if source == "-" else source
+
+
+def _open(source: str) -> TextIO:
+    """Open ``source`` for reading text, with one-line errors for the usual failures."""
+    try:
+        return open(source, encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UserError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{source} is a directory, not a file") from None
+    except PermissionError:
+        raise UserError(f"{source}: permission denied") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def _read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    with _open(source) as f:
+        return f.read()
+
+
+def _json_error(exc: json.JSONDecodeError, with_line: bool = True) -> str:
+    where = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
+    return f"not valid JSON: {exc.msg} ({where})"
+
+
+def _read_json(source: str) -> Any:
+    text = _read_text(source)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{_name(source)} is {_json_error(exc)}") from None
+
+
+def _read_phase(doc: Any, rules_override: str | None) -> tuple[Position, dict[str, list[str]], str]:
+    """Read a phase document; its orders; the edition to use (``--rules`` wins)."""
+    try:
+        position, orders, rules = position_from_json(doc)
+    except DOCUMENT_ERRORS as exc:
+        raise CalhamerError(describe_error(exc)) from None
+    return position, orders, find_rules(rules_override or rules).name
+
+
+def _dumps(doc: Any, compact: bool = False) -> str:
+    if compact:
+        return json.dumps(doc, separators=(",", ":"))
+    return dumps_pretty(doc)
+
+
+def _power_name(position: Position, power: str) -> str:
+    try:
+        return position.map.power(power).name
+    except KeyError:
+        return power.title()
+
+
+# -- the commands -----------------------------------------------------------------------------
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    if args.rules:
+        find_rules(args.rules)  # a bad edition is a user error before any input is read
+    if args.jsonl:
+        return _adjudicate_lines(args.file, args.rules)
+    doc = _read_json(args.file)
+    try:
+        position, orders, rules = _read_phase(doc, args.rules)
+    except CalhamerError as exc:
+        raise UserError(f"{_name(args.file)}: {exc}") from None
+    outcome = adjudicate(position, orders, rules)
+    if args.json:
+        print(_dumps(outcome_to_json(outcome, rules)))
+    else:
+        sys.stdout.write(phase_report(outcome))
+    return OK
+
+
+def _lines(source: str) -> Iterator[str]:
+    if source == "-":
+        yield from sys.stdin
+        return
+    with _open(source) as f:
+        yield from f
+
+
+def _adjudicate_lines(source: str, rules_override: str | None) -> int:
+    """One phase document per input line, one compact output document per output line."""
+    failed = False
+    for number, line in enumerate(_lines(source), start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line.rstrip("\r\n"))
+            position, orders, rules = _read_phase(doc, rules_override)
+            out = outcome_to_json(adjudicate(position, orders, rules), rules)
+        except json.JSONDecodeError as exc:
+            out, failed = {"error": f"line {number}: {_json_error(exc, with_line=False)}"}, True
+        except CalhamerError as exc:
+            out, failed = {"error": f"line {number}: {exc}"}, True
+        print(_dumps(out, compact=True), flush=True)
+    return BAD_ORDERS if failed else OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    variant = find_variant(args.variant)
+    rules = find_rules(args.rules or variant.default_rules).name
+    start = Position.initial(load_map(variant.map_name), variant=variant.name)
+    print(_dumps(position_to_json(start, rules)))
+    return OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.rules:
+        find_rules(args.rules)
+    doc = _read_json(args.file)
+    try:
+        position, orders, rules = _read_phase(doc, args.rules)
+    except CalhamerError as exc:
+        raise UserError(f"{_name(args.file)}: {exc}") from None
+    if not any(orders.values()):
+        print(f"{position.phase.code}: the document has no orders to check")
+        return OK
+    checks = check_orders(position, orders, rules)
+    bad = 0
+    print(f"{position.phase.name} ({position.phase.code}), rules {rules}")
+    for power in _in_map_order(position, checks):
+        print()
+        print(_power_name(position, power))
+        for check in checks[power]:
+            if check.ok:
+                print(f"    ok     {check.canonical}")
+            else:
+                bad += 1
+                print(f"    error  {check.text.strip()}: {check.problem}")
+    total = sum(len(c) for c in checks.values())
+    print()
+    print(f"{total - bad} of {total} orders are valid" if bad else f"all {total} orders are valid")
+    return BAD_ORDERS if bad else OK
+
+
+def _in_map_order(position: Position, keyed: Iterable[str]) -> list[str]:
+    keys = list(keyed)
+    codes = position.map.power_codes
+    return [p for p in codes if p in keys] + sorted(p for p in keys if p not in codes)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    names = [find_rules(args.edition).name] if args.edition else list(EDITIONS)
+    default = find_variant("standard").default_rules
+    for i, name in enumerate(names):
+        if i:
+            print()
+        rules = EDITIONS[name]
+        print(f"{name} (default)" if name == default else name)
+        options = [(k, v) for k, v in rules.describe() if k != "name"]
+        width = max(len(k) for k, _ in options)
+        for key, value in options:
+            print(f"    {key:<{width}}  {value}")
+    return OK
+
+
+# -- whole games ------------------------------------------------------------------------------
+
+
+def _load_game(path: str) -> Game:
+    try:
+        return Game.load(path)
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a directory, not a game file") from None
+    except PermissionError:
+        raise UserError(f"{path}: permission denied") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text") from None
+
+
+def _save_game(game: Game, path: str) -> None:
+    try:
+        game.save(path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_game_new(args: argparse.Namespace) -> int:
+    if os.path.exists(args.file) and not args.force:
+        raise UserError(f"{args.file} already exists; use --force to replace it")
+    game = Game.new(args.variant, args.rules)
+    _save_game(game, args.file)
+    print(f"New {find_variant(game.variant).title} game in {args.file}: "
+          f"{game.current.phase.name} ({game.current.phase.code}), rules {game.rules}")
+    return OK
+
+
+def cmd_game_orders(args: argparse.Namespace) -> int:
+    game = _load_game(args.file)
+    lines = _read_text(args.orders).splitlines()
+    checks = game.set_orders(args.power, lines)
+    _save_game(game, args.file)
+    position = game.current
+    power = position.map.find_power(args.power) or args.power
+    bad = [c for c in checks if not c.ok]
+    for check in checks:
+        if check.ok:
+            print(f"ok     {check.canonical}")
+        else:
+            print(f"error  line {check.line}: {check.text.strip()}: {check.problem}")
+    name = _power_name(position, power)
+    count = f"{len(checks)} order{'s' if len(checks) != 1 else ''}"
+    print(f"Stored {count} for {name} in {position.phase.code}.")
+    if bad:
+        print(
+            f"calhamer: warning: {len(bad)} of {len(checks)} orders of {name} are invalid; "
+            "they are kept as written and will be judged invalid (the unit holds) unless "
+            "replaced",
+            file=sys.stderr,
+        )
+    return OK
+
+
+def cmd_game_process(args: argparse.Namespace) -> int:
+    game = _load_game(args.file)
+    outcome = game.process()
+    _save_game(game, args.file)
+    sys.stdout.write(phase_report(outcome))
+    return OK
+
+
+def cmd_game_show(args: argparse.Namespace) -> int:
+    game = _load_game(args.file)
+    position = game.current
+    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n")
+    sys.stdout.write(position_report(position))
+    if not game.winner:
+        received = game.orders
+        lines = [
+            f"{_power_name(position, p)} ({len(received[p])})"
+            for p in _in_map_order(position, received)
+        ]
+        sys.stdout.write(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
+    last = game.outcome()
+    if last is not None:
+        sys.stdout.write("\n======\nLast phase\n\n")
+        sys.stdout.write(phase_report(last))
+    return OK
+
+
+def cmd_game_export(args: argparse.Namespace) -> int:
+    game = _load_game(args.file)
+    text = _dumps(game.phase_document(args.phase)) + "\n"
+    if args.output and args.output != "-":
+        try:
+            write_atomically(args.output, text)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    return OK
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="calhamer",
+        description="A Diplomacy judge: adjudicate phases, check orders, run whole games.",
+        epilog="Exit status: 0 ok, 1 some orders or lines were bad, 2 a usage or input error.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    editions = ", ".join(EDITIONS)
+    variants = ", ".join(v.name for v in VARIANTS)
+
+    p = sub.add_parser("adjudicate", help="adjudicate a phase document",
+                       description="Adjudicate a phase document and report each order's result.")
+    p.add_argument("file", metavar="FILE", help="the phase document, or - for standard input")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="print the output document as JSON")
+    mode.add_argument("--jsonl", action="store_true",
+                      help="read one phase document per line, write one output document per line")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
+    p.set_defaults(run=cmd_adjudicate)
+
+    p = sub.add_parser("new", help="print the starting position as a phase document")
+    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
+    p.set_defaults(run=cmd_new)
+
+    p = sub.add_parser("validate", help="check the orders of a phase document",
+                       description="Check each order of a phase document without "
+                       "adjudicating: is it readable, and legal for its unit?")
+    p.add_argument("file", metavar="FILE", help="the phase document, or - for standard input")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("rules", help="list the rule editions and their options")
+    p.add_argument("edition", nargs="?", metavar="EDITION", help="show only this edition")
+    p.set_defaults(run=cmd_rules)
+
+    g = sub.add_parser("game", help="play a whole game kept in one file",
+                       description="Play a whole game kept in one JSON file.")
+    gsub = g.add_subparsers(dest="game_command", metavar="ACTION", parser_class=_Parser)
+    gsub.required = True
+
+    p = gsub.add_parser("new", help="start a game file")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
+    p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.set_defaults(run=cmd_game_new)
+
+    p = gsub.add_parser("orders", help="store a power's orders for the current phase",
+                        description="Store a power's orders (one per line) for the current "
+                        "phase, replacing any it sent before, and say what each line means.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("power", metavar="POWER")
+    p.add_argument("orders", metavar="ORDERS",
+                   help="a text file of orders, one per line, or - for standard input")
+    p.set_defaults(run=cmd_game_orders)
+
+    p = gsub.add_parser("process", help="adjudicate the current phase and move on")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(run=cmd_game_process)
+
+    p = gsub.add_parser("show", help="the current position and the last phase's results")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(run=cmd_game_show)
+
+    p = gsub.add_parser("export", help="a phase of the game as a phase document")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
+    p.set_defaults(run=cmd_game_export)
+    return parser
+
+
+def _version() -> str:
+    from calhamer import __version__
+
+    return __version__
+
+
+def _fail(message: str, stream: TextIO | None = None) -> int:
+    print(f"calhamer: {message}", file=stream or sys.stderr)
+    return USER_ERROR
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, 1 or 2)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.run(args)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else OK
+    except UserError as exc:
+        return _fail(str(exc))
+    except CalhamerError as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:
+        # The reader went away (``calhamer ... | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BAD_ORDERS
+    except UnicodeDecodeError as exc:
+        return _fail(f"the input is not UTF-8 text (byte {exc.start + 1} of a line or file)")
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 130
+    except OSError as exc:
+        return _fail(f"{exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -58,7 +58,7 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     specs = {_power(m, p, "units"): _str_list(v, f"units of {p}") for p, v in units_doc.items()}
     units = units_from_specs(m, specs)
     centers: dict[int, str] = {}
-    for raw_power, codes in dict(doc.get("centers", {})).items():
+    for raw_power, codes in _mapping(doc, "centers").items():
         power = _power(m, raw_power, "centers")
         for code in _str_list(codes, f"centers of {raw_power}"):
             province = m.province_of(_location(m, code, f"centers of {power}"))
@@ -66,11 +66,16 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                 raise PhaseError(f"centers of {power}: {m.describe(province)} is not a supply centre")
             centers[province] = power
     dislodged = []
-    for raw_power, entries in dict(doc.get("dislodged", {})).items():
+    for raw_power, entries in _mapping(doc, "dislodged").items():
         power = _power(m, raw_power, "dislodged")
-        for entry in entries:
+        for entry in entries if isinstance(entries, list) else [entries]:
             if isinstance(entry, str):
                 entry = {"unit": entry}
+            if not isinstance(entry, Mapping) or "unit" not in entry:
+                raise PhaseError(
+                    f'dislodged units of {power} are written {{"unit": "F ANK", '
+                    '"attacker_from": "SEV"}'
+                )
             unit = parse_unit(m, str(entry["unit"]), power)
             origin = entry.get("attacker_from")
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
@@ -79,7 +84,7 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
         m.province_of(_location(m, c, "contested")) for c in _str_list(doc.get("contested", []), "contested")
     )
     orders: dict[str, list[str]] = {}
-    for raw_power, items in dict(doc.get("orders", {})).items():
+    for raw_power, items in _mapping(doc, "orders").items():
         orders.setdefault(_power(m, raw_power, "orders"), []).extend(
             _str_list(items, f"orders of {raw_power}")
         )
@@ -87,7 +92,17 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     position = Position(
         m, phase, units, centers, tuple(dislodged), contested, variant=variant.name, extra=extra
     )
+    problems = position.status()
+    if problems:
+        raise PhaseError("; ".join(problems))
     return position, orders, rules
+
+
+def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, Mapping):
+        raise PhaseError(f'"{key}" must map each power to a list, like {{"ENGLAND": [...]}}')
+    return value
 
 
 def _str_list(value: object, where: str) -> list[str]:

@@ -134,7 +134,8 @@ def adjudicate_movement(
             intake.illegal(result, str(exc))
             continue
         result.order = checked
-        if checked is not order:
+        if checked is not order or result.text:
+            # Text input, or a value validation changed: write its canonical form now.
             result.canonical = format_order(m, checked)
         by_province.setdefault(m.loc_province[checked.loc], []).append((result, checked))
 

@@ -3,11 +3,12 @@
 Seeded random games are played from the standard start: every movement phase gives each unit a
 random legal order (moves, supports, convoys, holds), calhamer adjudicates it, and random
 retreats and adjustments carry the board on to the next year. Every movement phase played is
-recorded, then timed three ways in calhamer and, when the PyPI ``diplomacy`` package is
+recorded, then timed four ways in calhamer and, when the PyPI ``diplomacy`` package is
 installed (``pip install -e '.[bench]'``), once more through ``diplomacy.Game.process``.
 
     python benchmarks/bench_movement.py --games 20 --phases 20 --seed 1
-    python benchmarks/bench_movement.py --profile     # where calhamer's time goes
+    python benchmarks/bench_movement.py --profile       # where calhamer's time goes
+    python benchmarks/bench_movement.py --profile text  # ... when orders come as text
 
 See ``benchmarks/README.md`` for what each figure measures.
 """
@@ -68,6 +69,7 @@ class Timings:
     """Per-phase medians in nanoseconds, one list per judge."""
 
     full: list[int] = field(default_factory=list)
+    worded: list[int] = field(default_factory=list)
     core: list[int] = field(default_factory=list)
     text: list[int] = field(default_factory=list)
     diplomacy: list[int] = field(default_factory=list)
@@ -91,9 +93,9 @@ class OrderMaker:
         self.rng.shuffle(units)
         # Fleets at sea choose first so that a convoy can also order the army it carries.
         for province, unit in units:
-            if unit.type is FLEET and self.m.is_sea(province):
-                if self.rng.random() < CONVOY_SHARE:
-                    self.try_convoy(province, unit)
+            at_sea = unit.type is FLEET and self.m.is_sea(province)
+            if at_sea and self.rng.random() < CONVOY_SHARE:
+                self.try_convoy(province, unit)
         for province, unit in units:
             if province not in self.orders:
                 self.choose(province, unit)
@@ -134,7 +136,8 @@ class OrderMaker:
         m, units = self.m, self.position.units
         near = m.province_fleet_adjacent
         armies = [
-            p for p in sorted(near[sea])
+            p
+            for p in sorted(near[sea])
             if p not in self.orders and m.is_coastal(p) and p in units and units[p].type is ARMY
         ]
         if not armies:
@@ -144,9 +147,14 @@ class OrderMaker:
         fleets = [sea]
         reach = near[sea]
         seconds = [
-            g for g in sorted(near[sea])
-            if m.is_sea(g) and g not in self.orders and g in units and army not in near[g]
-            and units[g].type is FLEET and units[g].power == fleet.power
+            g
+            for g in sorted(near[sea])
+            if m.is_sea(g)
+            and g not in self.orders
+            and g in units
+            and army not in near[g]
+            and units[g].type is FLEET
+            and units[g].power == fleet.power
         ]
         if seconds and self.rng.random() < CHAIN_SHARE:
             second = self.rng.choice(seconds)
@@ -165,14 +173,18 @@ class OrderMaker:
     def support(self, province: ProvinceId, unit: Unit) -> Order:
         m, units = self.m, self.position.units
         moves = [
-            (p, o) for p, o in self.orders.items()
-            if isinstance(o, Move) and p != province
+            (p, o)
+            for p, o in self.orders.items()
+            if isinstance(o, Move)
+            and p != province
             and m.province_of(o.dest) != province
             and m.can_reach_province(unit.type, unit.loc, m.province_of(o.dest))
         ]
         holds = [
-            p for p in sorted(units)
-            if p != province and not isinstance(self.orders.get(p), Move)
+            p
+            for p in sorted(units)
+            if p != province
+            and not isinstance(self.orders.get(p), Move)
             and m.can_reach_province(unit.type, unit.loc, p)
         ]
         if moves and (not holds or self.rng.random() < 0.6):
@@ -272,10 +284,18 @@ def _build(m: Map, province: ProvinceId, rng: random.Random) -> Build:
 
 
 def board_after(position: Position) -> frozenset[tuple[str, str]]:
-    """Every unit as ``(power, "A PAR")``, dislodged ones as ``(power, "*A PAR")``."""
+    """Every unit as ``(power, "A PAR")``, dislodged ones as ``(power, "*A PAR")``.
+
+    A dislodged unit with nowhere to retreat is left out: ``diplomacy`` disbands it at once,
+    where calhamer leaves that to the retreat phase.
+    """
     m = position.map
     units = {(u.power, format_unit(m, u)) for u in position.units.values()}
-    units |= {(d.unit.power, "*" + format_unit(m, d.unit)) for d in position.dislodged}
+    units |= {
+        (d.unit.power, "*" + format_unit(m, d.unit))
+        for d in position.dislodged
+        if retreat_options(position, d)
+    }
     return frozenset(units)
 
 
@@ -291,55 +311,13 @@ def play_game(game: int, seed: int, phases: int, rules: Rules) -> list[Sample]:
             outcome = adjudicate(position, orders, rules)
             texts = {p: [format_order(m, o) for o in os] for p, os in orders.items()}
             legal = validated(position, orders)
-            samples.append(
-                Sample(game, position, orders, texts, legal, board_after(outcome.after))
-            )
+            samples.append(Sample(game, position, orders, texts, legal, board_after(outcome.after)))
         elif position.phase.is_retreat:
             outcome = adjudicate(position, retreat_orders(position, rng), rules)
         else:
             outcome = adjudicate(position, adjustment_orders(position, rng, rules), rules)
         position = outcome.next
     return samples
-
-
-# -- timing -----------------------------------------------------------------------------------
-
-
-def median_ns(prepare: Callable[[], Callable[[], object]], repeat: int) -> int:
-    """The median time of ``repeat`` calls, each to a fresh ``prepare()`` (not timed itself).
-
-    The garbage collector is off while timing, as in :mod:`timeit`.
-    """
-    times = []
-    for _ in range(repeat):
-        call = prepare()
-        gc_was_on = gc.isenabled()
-        gc.disable()
-        try:
-            start = time.perf_counter_ns()
-            call()
-            times.append(time.perf_counter_ns() - start)
-        finally:
-            if gc_was_on:
-                gc.enable()
-    return int(statistics.median(times))
-
-
-def resolve_core(sample: Sample, rules: Rules) -> MovementResolver:
-    resolver = MovementResolver(OrderTable(sample.position, sample.legal, rules))
-    resolver.resolve_all()
-    return resolver
-
-
-def time_calhamer(samples: list[Sample], rules: Rules, repeat: int, timings: Timings) -> None:
-    for s in samples:
-        adjudicate(s.position, s.texts, rules)  # warm any caches this board fills
-        full = partial(adjudicate, s.position, s.orders, rules)
-        core = partial(resolve_core, s, rules)
-        text = partial(adjudicate, s.position, s.texts, rules)
-        timings.full.append(median_ns(lambda full=full: full, repeat))
-        timings.core.append(median_ns(lambda core=core: core, repeat))
-        timings.text.append(median_ns(lambda text=text: text, repeat))
 
 
 # -- the diplomacy package --------------------------------------------------------------------
@@ -354,7 +332,9 @@ class DiplomacyJudge:
         self.game_class = diplomacy.Game
         self.version = getattr(diplomacy, "__version__", "?")
         theirs = {loc.upper() for loc in diplomacy.Map("standard").locs}
-        self.names = {loc: self._their_name(m.loc_name(loc), theirs) for loc in range(m.location_count)}
+        self.names = {
+            loc: self._their_name(m.loc_name(loc), theirs) for loc in range(m.location_count)
+        }
         self.m = m
         self.rejected = 0
 
@@ -415,9 +395,17 @@ class Disagreement:
     only_diplomacy: list[tuple[str, str]]
 
 
-def time_diplomacy(
-    samples: list[Sample], judge: DiplomacyJudge, repeat: int, timings: Timings
-) -> list[Disagreement]:
+def load_diplomacy(m: Map) -> DiplomacyJudge | None:
+    try:
+        return DiplomacyJudge(m)
+    except ImportError:
+        print("note: the diplomacy package is not installed, so there is no comparison;")
+        print("      install it with: pip install -e '.[bench]'  (diplomacy==1.1.2)\n")
+        return None
+
+
+def compare(samples: list[Sample], judge: DiplomacyJudge) -> list[Disagreement]:
+    """Phases after which diplomacy's board differs from calhamer's."""
     disagreements = []
     for s in samples:
         game = judge.game(s)
@@ -428,9 +416,62 @@ def time_diplomacy(
             disagreements.append(
                 Disagreement(s, sorted(s.after - theirs), sorted(theirs - s.after))
             )
-        # A fresh game for every call: process() moves the game on to the next phase.
-        timings.diplomacy.append(median_ns(lambda s=s: judge.game(s).process, repeat))
     return disagreements
+
+
+# -- timing -----------------------------------------------------------------------------------
+
+
+def median_ns(prepare: Callable[[], Callable[[], object]], repeat: int) -> int:
+    """The median time of ``repeat`` calls, each to a fresh ``prepare()`` (not timed itself).
+
+    The garbage collector is off while timing, as in :mod:`timeit`.
+    """
+    times = []
+    for _ in range(repeat):
+        call = prepare()
+        gc_was_on = gc.isenabled()
+        gc.disable()
+        try:
+            start = time.perf_counter_ns()
+            call()
+            times.append(time.perf_counter_ns() - start)
+        finally:
+            if gc_was_on:
+                gc.enable()
+    return int(statistics.median(times))
+
+
+def adjudicate_worded(sample: Sample, rules: Rules) -> object:
+    """``adjudicate`` with every order's result and reason read (they may be worded lazily)."""
+    return adjudicate(sample.position, sample.orders, rules).results
+
+
+def resolve_core(sample: Sample, rules: Rules) -> MovementResolver:
+    resolver = MovementResolver(OrderTable(sample.position, sample.legal, rules))
+    resolver.resolve_all()
+    return resolver
+
+
+def measure(
+    samples: list[Sample], rules: Rules, repeat: int, judge: DiplomacyJudge | None
+) -> Timings:
+    """Time every phase in each judge, back to back so that a busy machine slows all alike."""
+    timings = Timings()
+    for s in samples:
+        adjudicate(s.position, s.texts, rules)  # warm any caches this board fills
+        full = partial(adjudicate, s.position, s.orders, rules)
+        worded = partial(adjudicate_worded, s, rules)
+        core = partial(resolve_core, s, rules)
+        text = partial(adjudicate, s.position, s.texts, rules)
+        timings.full.append(median_ns(lambda full=full: full, repeat))
+        timings.worded.append(median_ns(lambda worded=worded: worded, repeat))
+        timings.core.append(median_ns(lambda core=core: core, repeat))
+        timings.text.append(median_ns(lambda text=text: text, repeat))
+        if judge is not None:
+            # A fresh game for every call (not timed): process() moves a game to its next phase.
+            timings.diplomacy.append(median_ns(lambda s=s: judge.game(s).process, repeat))
+    return timings
 
 
 # -- report -----------------------------------------------------------------------------------
@@ -468,6 +509,7 @@ def print_report(samples: list[Sample], timings: Timings, args: argparse.Namespa
     print()
     rows = [
         ("calhamer adjudicate, Order objects (full)", timings.full),
+        ("calhamer full + results worded", timings.worded),
         ("calhamer OrderTable + resolve_all (core)", timings.core),
         ("calhamer adjudicate, order text", timings.text),
     ]
@@ -481,21 +523,31 @@ def print_report(samples: list[Sample], timings: Timings, args: argparse.Namespa
         return
     print()
     theirs = us(timings.diplomacy)
-    for name, values in (("full", timings.full), ("core", timings.core), ("text", timings.text)):
+    ours_by_name = {
+        "full": timings.full,
+        "full + results worded": timings.worded,
+        "core": timings.core,
+        "order text": timings.text,
+    }
+    for name, values in ours_by_name.items():
         ours = us(values)
         print(
             f"diplomacy / calhamer ({name}): {theirs[0] / ours[0]:.1f}x by median, "
             f"{theirs[1] / ours[1]:.1f}x by mean"
         )
     speedup = theirs[0] / us(timings.full)[0]
+    core = theirs[0] / us(timings.core)[0]
     verdict = "reaches" if speedup >= DIPCC_SPEEDUP else "does not reach"
     print(
         f"reference: dipcc (C++) is about {DIPCC_SPEEDUP:.0f}x faster than diplomacy; calhamer's "
-        f"full adjudicate is {speedup:.1f}x faster, so it {verdict} dipcc's mark"
+        f"full adjudicate is {speedup:.1f}x faster (its core {core:.1f}x), so it {verdict} "
+        "dipcc's mark"
     )
 
 
-def print_disagreements(disagreements: list[Disagreement], judge: DiplomacyJudge, total: int) -> None:
+def print_disagreements(
+    disagreements: list[Disagreement], judge: DiplomacyJudge, total: int
+) -> None:
     print()
     print(
         f"agreement with diplomacy: {total - len(disagreements)}/{total} phases end with the "
@@ -504,24 +556,31 @@ def print_disagreements(disagreements: list[Disagreement], judge: DiplomacyJudge
     )
     for d in disagreements[:10]:
         s = d.sample
-        print(f"  game {s.game} {s.position.phase.code}: only calhamer {d.only_calhamer}, "
-              f"only diplomacy {d.only_diplomacy}")
+        print(
+            f"  game {s.game} {s.position.phase.code}: only calhamer {d.only_calhamer}, "
+            f"only diplomacy {d.only_diplomacy}"
+        )
         for power, texts in sorted(s.texts.items()):
             print(f"    {power}: {'; '.join(texts)}")
     if len(disagreements) > 10:
         print(f"  ... and {len(disagreements) - 10} more")
 
 
-def profile(samples: list[Sample], rules: Rules, repeat: int, top: int = 15) -> None:
-    """cProfile of calhamer's full adjudicate over every recorded phase, by own time."""
+def profile(samples: list[Sample], rules: Rules, repeat: int, how: str, top: int = 15) -> None:
+    """cProfile of calhamer's adjudicate over every recorded phase, by own time."""
+    given = {
+        "full": lambda s: adjudicate(s.position, s.orders, rules),
+        "worded": lambda s: adjudicate_worded(s, rules),
+        "text": lambda s: adjudicate(s.position, s.texts, rules),
+    }[how]
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(repeat):
         for s in samples:
-            adjudicate(s.position, s.orders, rules)
+            given(s)
     profiler.disable()
     print()
-    print(f"profile: calhamer adjudicate (Order objects), {len(samples)} phases x {repeat}")
+    print(f"profile: calhamer adjudicate ({how}), {len(samples)} phases x {repeat}")
     pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
@@ -538,28 +597,26 @@ def main(argv: list[str] | None = None) -> None:
         "--no-diplomacy", action="store_true", help="skip the diplomacy package comparison"
     )
     parser.add_argument(
-        "--profile", action="store_true", help="also print a cProfile of calhamer's adjudicate"
+        "--profile",
+        nargs="?",
+        const="full",
+        choices=["full", "worded", "text"],
+        help="also print a cProfile of calhamer's adjudicate (full, worded or text; full)",
     )
     args = parser.parse_args(argv)
+    if args.games < 1 or args.phases < 1 or args.repeat < 1:
+        parser.error("--games, --phases and --repeat must be at least 1")
     rules = find_rules(args.rules)
 
     samples = [s for g in range(args.games) for s in play_game(g, args.seed, args.phases, rules)]
-    timings = Timings()
-    time_calhamer(samples, rules, args.repeat, timings)
-    disagreements, judge = None, None
-    if not args.no_diplomacy:
-        try:
-            judge = DiplomacyJudge(samples[0].position.map)
-        except ImportError:
-            print("note: the diplomacy package is not installed, so there is no comparison;")
-            print("      install it with: pip install -e '.[bench]'  (diplomacy==1.1.2)\n")
-        else:
-            disagreements = time_diplomacy(samples, judge, args.repeat, timings)
+    judge = None if args.no_diplomacy else load_diplomacy(samples[0].position.map)
+    disagreements = compare(samples, judge) if judge is not None else None
+    timings = measure(samples, rules, args.repeat, judge)
     print_report(samples, timings, args)
     if judge is not None and disagreements is not None:
         print_disagreements(disagreements, judge, len(samples))
     if args.profile:
-        profile(samples, rules, args.repeat)
+        profile(samples, rules, args.repeat, args.profile)
 
 
 if __name__ == "__main__":

@@ -44,59 +44,74 @@ class OrderTable:
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
         self.via = [False] * n  # the move order itself says "via convoy"
         self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
-        self.movers_to: list[list[int]] = [[] for _ in range(n)]
-        self.move_supports: list[list[int]] = [[] for _ in range(n)]
-        self.hold_supports: list[list[int]] = [[] for _ in range(n)]
-        self.convoy_fleets: list[list[int]] = [[] for _ in range(n)]
+        # Lists of provinces, one per province; the shared empty tuple stands for "none yet"
+        # so that a phase does not build hundreds of empty lists.
+        none: list[int] = ()  # type: ignore[assignment]
+        self.movers_to: list[list[int]] = [none] * n
+        self.move_supports: list[list[int]] = [none] * n
+        self.hold_supports: list[list[int]] = [none] * n
+        self.convoy_fleets: list[list[int]] = [none] * n
         self.void: dict[int, str] = {}
         self.powers: list[str] = []
         self.unit_type: list[int] = [-1] * n
         power_index: dict[str, int] = {}
 
+        owner, kind_, unit_type = self.owner, self.kind, self.unit_type
         for province, unit in position.units.items():
             idx = power_index.get(unit.power)
             if idx is None:
                 idx = power_index[unit.power] = len(self.powers)
                 self.powers.append(unit.power)
-            self.owner[province] = idx
-            self.kind[province] = HOLD
-            self.unit_type[province] = unit.type
+            owner[province] = idx
+            kind_[province] = HOLD
+            unit_type[province] = unit.type
 
         province_of = m.loc_province
+        self.movers = movers = []
+        self.ordered = [p for p in orders if type(orders[p]) is not Hold]
+        convoys: list[int] = []
+        supports: list[int] = []
         for province, order in orders.items():
+            if type(order) is Hold:
+                continue
             if isinstance(order, Move):
+                movers.append(province)
                 self.kind[province] = MOVE
                 self.dest[province] = province_of[order.dest]
                 self.exact[province] = order.dest
                 self.via[province] = order.via_convoy
             elif isinstance(order, Support):
+                supports.append(province)
                 self.kind[province] = SUPPORT
                 self.src[province] = province_of[order.target]
                 self.dest[province] = -1 if order.dest is None else province_of[order.dest]
                 if order.dest is not None and m.loc_coast[order.dest] is not None:
                     self.exact[province] = order.dest
             elif isinstance(order, Convoy):
+                convoys.append(province)
                 self.kind[province] = CONVOY
                 self.src[province] = province_of[order.army]
                 self.dest[province] = province_of[order.dest]
 
         kind, dest, src = self.kind, self.dest, self.src
-        self.movers = movers = [p for p in orders if kind[p] == MOVE]
-        convoys = [p for p in orders if kind[p] == CONVOY]
-        supports = [p for p in orders if kind[p] == SUPPORT]
         for p in movers:
-            self.movers_to[dest[p]].append(p)
+            _add(self.movers_to, dest[p], p)
         for p in convoys:
             a = src[p]
             if kind[a] == MOVE and dest[a] == dest[p] and self.unit_type[a] != FLEET:
-                self.convoy_fleets[a].append(p)
+                _add(self.convoy_fleets, a, p)
         self.adjacent = [False] * n
         self.convoyed = [False] * n
         army_adjacent = m.army_adjacent
         for p in movers:
-            self.adjacent[p] = self.unit_type[p] == FLEET or dest[p] in army_adjacent[p]
-        for p in movers:
-            self.convoyed[p] = self._uses_convoy(p)
+            if self.unit_type[p] == FLEET:
+                self.adjacent[p] = True
+            elif dest[p] not in army_adjacent[p]:
+                self.convoyed[p] = True
+            else:
+                self.adjacent[p] = True
+                if self.via[p] or self.convoy_fleets[p]:
+                    self.convoyed[p] = self._uses_convoy(p)
         for p in convoys:
             if p not in self.convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
@@ -113,9 +128,9 @@ class OrderTable:
             elif self.exact[p] != -1 and self.exact[p] != self.exact[target]:
                 self._void(p, "the supported fleet moves to the other coast")
             elif dest[p] == -1:
-                self.hold_supports[target].append(p)
+                _add(self.hold_supports, target, p)
             else:
-                self.move_supports[target].append(p)
+                _add(self.move_supports, target, p)
 
     def _void(self, p: int, reason: str) -> None:
         self.kind[p] = HOLD
@@ -167,6 +182,14 @@ class OrderTable:
         return fleets_on_some_route(self, p, self.convoy_fleets[p])
 
 
+def _add(table: list[list[int]], key: int, value: int) -> None:
+    entries = table[key]
+    if entries:
+        entries.append(value)
+    else:
+        table[key] = [value]
+
+
 def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[int]:
     """The fleets among ``fleets`` that connect to both army ``p``'s origin and its target."""
     if not table.route_fleets(p, fleets):
@@ -214,13 +237,12 @@ class MovementResolver(GuessResolver):
         self.worlds: dict[frozenset[int], MovementResolver] = worlds if worlds is not None else {}
         if self.rules.paradox is ParadoxRule.ALEXANDER:
             self._prepare_alexander_world(self.worlds)
-        kind = table.kind
-        n = len(kind)
-        self.opponent = [-1] * n
-        for p in range(n):
-            q = table.dest[p]
+        kind, dest = table.kind, table.dest
+        self.opponent = [-1] * len(kind)
+        for p in table.movers:
+            q = dest[p]
             if (
-                kind[p] == MOVE and kind[q] == MOVE and table.dest[q] == p
+                kind[q] == MOVE and dest[q] == p
                 and not self.convoyed[p] and not self.convoyed[q]
             ):
                 self.opponent[p] = q
@@ -269,8 +291,15 @@ class MovementResolver(GuessResolver):
     # -- strengths (DATC 5.B.5 to 5.B.8) ----------------------------------------------------
 
     def _support_count(self, supporters: list[int], exclude_owner: int = -1) -> int:
+        if not supporters:
+            return 0
         owner = self.table.owner
-        return sum(1 for s in supporters if owner[s] != exclude_owner and self.resolve(s))
+        resolve = self.resolve
+        count = 0
+        for s in supporters:
+            if owner[s] != exclude_owner and resolve(s):
+                count += 1
+        return count
 
     def hold_strength(self, q: int) -> int:
         kind = self.table.kind[q]
@@ -282,7 +311,7 @@ class MovementResolver(GuessResolver):
 
     def attack_strength(self, p: int) -> int:
         t = self.table
-        if not self.path(p):
+        if self.convoyed[p] and not self.path(p):
             return 0
         q = t.dest[p]
         if t.kind[q] == EMPTY or (
@@ -297,7 +326,7 @@ class MovementResolver(GuessResolver):
         return 1 + self._support_count(self.table.move_supports[p])
 
     def prevent_strength(self, p: int) -> int:
-        if not self.path(p):
+        if self.convoyed[p] and not self.path(p):
             return 0
         opp = self.opponent[p]
         if opp != -1 and self.resolve(opp):
@@ -335,13 +364,17 @@ class MovementResolver(GuessResolver):
         defence = self.defend_strength(opp) if opp != -1 else self.hold_strength(q)
         if not self.move_beats(attack, defence):
             return False
-        return all(
-            r == p or self.move_beats(attack, self.prevent_strength(r)) for r in t.movers_to[q]
-        )
+        for r in t.movers_to[q]:
+            if r != p and not self.move_beats(attack, self.prevent_strength(r)):
+                return False
+        return True
 
     def adjudicate_support(self, s: int) -> bool:
         t = self.table
-        for m in t.movers_to[s]:
+        movers = t.movers_to[s]
+        if not movers:
+            return True
+        for m in movers:
             if self.cuts_support(m, s):
                 return False
         # A dislodged supporter gives no support, even when dislodged from the province it
@@ -401,9 +434,10 @@ class MovementResolver(GuessResolver):
 
     def resolve_all(self) -> None:
         kind = self.table.kind
-        for p in range(len(kind)):
-            if kind[p] in (MOVE, SUPPORT, CONVOY):
-                self.resolve(p)
+        resolve = self.resolve
+        for p in self.table.ordered:
+            if kind[p] != HOLD:  # supports and convoys found void were demoted to holds
+                resolve(p)
 
 
 def legal_orders_table(position: Position, orders: dict[int, Order], rules: Rules) -> OrderTable:

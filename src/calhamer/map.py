@@ -162,6 +162,8 @@ class Map:
         return tuple(p.code for p in self.powers)
 
     def find_power(self, text: str) -> str | None:
+        if text in self._power_codes:
+            return text
         return self._power_names.get(normalize_name(text))
 
     def power(self, code: str) -> Power:
@@ -231,12 +233,14 @@ class Map:
             for p, c in zip(self.loc_province, self.loc_coast, strict=True)
         )
         object.__setattr__(self, "loc_names", names)
+        object.__setattr__(self, "_power_codes", frozenset(p.code for p in self.powers))
         object.__setattr__(self, "_canonical", {name: loc for loc, name in enumerate(names)})
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
     _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
     _canonical: dict[str, Location] = field(init=False, repr=False)
     loc_names: tuple[str, ...] = field(init=False, repr=False)
+    _power_codes: frozenset[str] = field(init=False, repr=False)
     # Provinces a fleet could reach from any coast of a province: convoy routes use these.
     province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
 

@@ -65,50 +65,48 @@ class _Intake:
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[int, str, AnyOrder]] = []
         m = position.map
+        accepted = self.accepted
         for raw_power, items in orders.items():
             power = m.find_power(raw_power) or raw_power.upper()
             bucket = self.results.setdefault(power, [])
             for item in items:
-                if isinstance(item, str):
-                    text = item
-                    try:
-                        parsed = parse_order(
-                            m, item, phase_kind=position.phase.kind, position=position, power=power
-                        )
-                    except OrderError as exc:
-                        bucket.append(OrderResult(power, text, "", INVALID, str(exc)))
-                        continue
-                    if parsed.power is not None and parsed.power != power:
-                        bucket.append(
-                            OrderResult(power, text, "", INVALID, f"{power} cannot order for "
-                                        f"{parsed.power}")
-                        )
-                        continue
-                    order = parsed.order
-                    canonical = ""  # written once the order is checked (coasts settled)
-                else:
-                    order = item
-                    text = canonical = ""  # written out only if the results are read
+                if not isinstance(item, str):
+                    # An order value: its text is written out only if the results are read.
                     self.given_as_order.append((len(bucket), power, item))
-                result = OrderResult(power, text, canonical, SUCCEEDS, "", order)
+                    result = OrderResult(power, "", "", SUCCEEDS, "", item)
+                    bucket.append(result)
+                    accepted.append((result, item))
+                    continue
+                try:
+                    parsed = parse_order(
+                        m, item, phase_kind=position.phase.kind, position=position, power=power
+                    )
+                except OrderError as exc:
+                    bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
+                    continue
+                if parsed.power is not None and parsed.power != power:
+                    reason = f"{power} cannot order for {parsed.power}"
+                    bucket.append(OrderResult(power, item, "", INVALID, reason))
+                    continue
+                order = parsed.order
+                result = OrderResult(power, item, "", SUCCEEDS, "", order)
                 bucket.append(result)
-                self.accepted.append((result, order))
+                accepted.append((result, order))
 
     def finish(self) -> dict[str, list[OrderResult]]:
-        """The results, with the text of orders that were given as values written out."""
+        """The results, with texts and canonical forms written out only now."""
         m = self.position.map
         for index, power, order in self.given_as_order:
-            result = self.results[power][index]
-            result.text = format_order(m, order)
-            if not result.canonical:
-                result.canonical = result.text
+            self.results[power][index].text = format_order(m, order)
+        for results in self.results.values():
+            for result in results:
+                if not result.canonical and result.order is not None:
+                    result.canonical = format_order(m, result.order)
         return self.results
 
     def illegal(self, result: OrderResult, reason: str) -> None:
         result.result = INVALID
         result.reason = reason
-        if not result.canonical and result.order is not None:
-            result.canonical = format_order(self.position.map, result.order)
 
 
 # -- movement ---------------------------------------------------------------------------------
@@ -121,11 +119,13 @@ def adjudicate_movement(
     *,
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
-    m = position.map
     intake = _Intake(position, orders)
+    loc_province = position.map.loc_province
     by_province: dict[int, list[tuple[OrderResult, Order]]] = {}
+    legal: dict[int, Order] = {}
+    clashes: set[int] = set()
     for result, order in intake.accepted:
-        if isinstance(order, Waive) or not isinstance(order, Order):
+        if not isinstance(order, Order):
             intake.illegal(result, "only hold, move, support and convoy orders are given now")
             continue
         try:
@@ -134,20 +134,20 @@ def adjudicate_movement(
             intake.illegal(result, str(exc))
             continue
         result.order = checked
-        if checked is not order or result.text:
-            # Text input, or a value validation changed: write its canonical form now.
-            result.canonical = format_order(m, checked)
-        by_province.setdefault(m.loc_province[checked.loc], []).append((result, checked))
-
-    legal: dict[int, Order] = {}
-    for province, entries in by_province.items():
-        distinct = {order for _, order in entries}
-        if len(distinct) > 1:
-            # DATC 4.D.3: a unit given different orders holds (and may be supported to hold).
-            for result, _ in entries:
-                intake.illegal(result, "the unit was given more than one order, so it holds")
-            continue
-        legal[province] = entries[0][1]
+        province = loc_province[checked.loc]
+        earlier = legal.get(province)
+        if earlier is None:
+            legal[province] = checked
+            by_province[province] = [(result, checked)]
+        else:
+            by_province[province].append((result, checked))
+            if earlier != checked:
+                clashes.add(province)
+    for province in clashes:
+        # DATC 4.D.3: a unit given different orders holds (and may be supported to hold).
+        del legal[province]
+        for result, _ in by_province[province]:
+            intake.illegal(result, "the unit was given more than one order, so it holds")
 
     table = OrderTable(position, legal, rules)
     resolver = resolver_class(table)
@@ -207,12 +207,13 @@ def _movement_outcome(
         if q not in dislodger and q not in new_units
         and sum(1 for p in table.movers_to[q] if resolver.path(p)) >= 2
     )
-    after = position.replace(units=new_units, dislodged=tuple(dislodged), contested=contested)
+    phase = position.phase
     if dislodged:
-        after = after.replace(phase=Phase(position.phase.year, position.phase.season, "R"))
-        nxt = after if _retreat_needed(after) else _advance(after, rules)
-    else:
-        nxt = _advance(after, rules)
+        phase = Phase(phase.year, phase.season, "R")
+    after = position.replace(
+        phase=phase, units=new_units, dislodged=tuple(dislodged), contested=contested
+    )
+    nxt = after if _retreat_needed(after) else _advance(after, rules)
     return PhaseOutcome(
         before=position,
         results=word_results,

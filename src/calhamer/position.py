@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from calhamer.errors import PhaseError
@@ -77,6 +77,8 @@ class Dislodged:
 
 
 def _frozen(mapping: Mapping) -> Mapping:
+    if type(mapping) is MappingProxyType:
+        return mapping  # already a read-only view of a table nobody else holds
     return MappingProxyType(dict(mapping))
 
 
@@ -123,7 +125,18 @@ class Position:
         return cls(board, Phase.parse(board.start_phase), units, centers, variant=variant)
 
     def replace(self, **changes: object) -> Position:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed (written out by hand: this runs every phase)."""
+        get = changes.get
+        return Position(
+            get("map", self.map),  # type: ignore[arg-type]
+            get("phase", self.phase),  # type: ignore[arg-type]
+            get("units", self.units),  # type: ignore[arg-type]
+            get("centers", self.centers),  # type: ignore[arg-type]
+            get("dislodged", self.dislodged),  # type: ignore[arg-type]
+            get("contested", self.contested),  # type: ignore[arg-type]
+            get("variant", self.variant),  # type: ignore[arg-type]
+            get("extra", self.extra),  # type: ignore[arg-type]
+        )
 
     # -- questions ---------------------------------------------------------------------------
 

@@ -86,12 +86,12 @@ def _check_move(position: Position, order: Move) -> Move:
     if target == here:
         raise Illegal("a unit cannot move to the province it is in")
     if order.unit_type is ARMY:
-        if m.provinces[target].terrain not in (Terrain.LAND, Terrain.COAST):
-            raise Illegal(f"an army cannot move to {m.describe(target)}")
         if order.dest != target:
             order = replace(order, dest=target)  # armies ignore coasts
         if target in m.army_adjacent[here]:
             return order
+        if m.provinces[target].terrain not in (Terrain.LAND, Terrain.COAST):
+            raise Illegal(f"an army cannot move to {m.describe(target)}")
         if m.is_coastal(here) and sea_route_exists(m, here, target, fleet_seas(position)):
             return order
         if m.is_coastal(here) and sea_route_exists(m, here, target):
@@ -102,6 +102,8 @@ def _check_move(position: Position, order: Move) -> Move:
         raise Illegal(f"{m.describe(target)} is not next to {m.describe(here)}")
     if order.via_convoy:
         raise Illegal("only armies can be convoyed")
+    if order.dest in m.fleet_adjacent[order.loc]:
+        return order  # the usual case: an exact, reachable location
     dest = fleet_destination(m, order.loc, order.dest)
     return order if dest == order.dest else replace(order, dest=dest)
 
@@ -129,11 +131,12 @@ def fleet_destination(m: Map, loc: Location, dest: Location) -> Location:
 
 def _check_support(position: Position, order: Support) -> Support:
     m = position.map
-    here = m.province_of(order.loc)
-    target = m.province_of(order.target)
+    loc_province = m.loc_province
+    here = loc_province[order.loc]
+    target = loc_province[order.target]
     if target == here:
         raise Illegal("a unit cannot support itself")
-    into = target if order.dest is None else m.province_of(order.dest)
+    into = target if order.dest is None else loc_province[order.dest]
     if into == here:
         raise Illegal("a unit cannot support a move into its own province")
     if not m.can_reach_province(order.unit_type, order.loc, into):  # type: ignore[arg-type]
@@ -143,8 +146,8 @@ def _check_support(position: Position, order: Support) -> Support:
         order.dest is not None
         and supported is not None
         and supported.type is ARMY
-        and m.is_coastal(into)
         and into not in m.army_adjacent[target]
+        and m.is_coastal(into)
         and not sea_route_exists(m, target, into, avoid=here)
     ):
         # DATC 6.D.31: the only route for the army runs through the supporter itself.

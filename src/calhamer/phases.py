@@ -537,10 +537,11 @@ def _checked_build(position: Position, power: str, order: Build, units, rules: R
         raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")
     if rules.builds_in_home_centres_only and province.home != power:
         raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
-    if province_id in units:
-        if province_id not in position.units:
-            raise _AlreadyBuilt(f"a unit was already built in {m.describe(province_id)}")
+    if province_id in position.units:
+        # Occupied as the winter began: a removal this winter does not free it for a build.
         raise Illegal(f"{m.describe(province_id)} is occupied")
+    if province_id in units:
+        raise _AlreadyBuilt(f"a unit was already built in {m.describe(province_id)}")
     unit_type = order.unit_type
     if unit_type is None:
         raise Illegal("say whether to build an army (A) or a fleet (F)")

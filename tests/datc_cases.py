@@ -106,7 +106,7 @@ def parse_file(path: Path) -> list[Case]:
             continue
         if word == "PHASE":
             code = text.split()[1]
-            if case.phases and case.phases[-1].main.orders or (
+            if (case.phases and case.phases[-1].main.orders) or (
                 case.phases and case.phases[-1].main.after is not None
             ):
                 case.phases.append(PhaseSpec(code))
@@ -138,7 +138,7 @@ def parse_file(path: Path) -> list[Case]:
             continue
         if word == "DISLODGED":
             assert target is not None, where
-            target.dislodged = _unit_set(text[len("DISLODGED"):])
+            target.dislodged = _unit_set(text[len("DISLODGED") :])
             continue
         if word == "AFTER":
             assert target is not None, where

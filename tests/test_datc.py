@@ -42,8 +42,18 @@ def start_position(case: Case) -> Position:
 
 def test_case_files_are_complete() -> None:
     ids = {c.id for c in CASES}
-    sections = {"A": 12, "B": 15, "C": 9, "D": 34, "E": 15, "F": 25, "G": 20, "H": 16, "I": 7,
-                "J": 11}
+    sections = {
+        "A": 12,
+        "B": 15,
+        "C": 9,
+        "D": 34,
+        "E": 15,
+        "F": 25,
+        "G": 20,
+        "H": 16,
+        "I": 7,
+        "J": 11,
+    }
     for section, count in sections.items():
         for number in range(1, count + 1):
             assert f"6.{section}.{number}" in ids, f"6.{section}.{number} is missing"
@@ -77,8 +87,9 @@ def test_case(case: Case, edition: str) -> None:
         if expect.dislodged is not None:
             got_dislodged = {format_unit(STANDARD, d.unit) for d in outcome.dislodged}
             if got_dislodged != expect.dislodged:
-                problems.append(f"dislodged: expected {sorted(expect.dislodged)}, "
-                                f"got {sorted(got_dislodged)}")
+                problems.append(
+                    f"dislodged: expected {sorted(expect.dislodged)}, got {sorted(got_dislodged)}"
+                )
         if expect.after is not None:
             got_after: dict[str, set[str]] = {}
             for unit in outcome.after.units.values():

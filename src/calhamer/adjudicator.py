@@ -5,9 +5,10 @@ loop works on small integers only. :class:`MovementResolver` turns the DATC deci
 SUPPORT, CONVOY and the strengths) into methods that variants override:
 
 - ``attack_strength``, ``hold_strength``, ``defend_strength``, ``prevent_strength`` and
-  ``move_beats``: how strengths are computed and compared;
+  ``move_beats``: how strengths are computed and compared (``versus``: how they are shown);
 - ``cuts_support``: whether a move cuts a support;
 - ``backup_rule``: what settles a paradox;
+- ``standoff`` and ``move_failure_reason``: what a resolved phase leaves and says (DP sorties);
 - :meth:`calhamer.variants.Variant.unit_orders` (in the phase driver): where orders come from.
 """
 
@@ -36,6 +37,7 @@ class OrderTable:
     def __init__(self, position: Position, orders: dict[int, Order], rules: Rules) -> None:
         m = position.map
         n = m.province_count
+        self.position = position  # variants read their units' own fields (colours) from it
         self.map: Map = m
         self.rules = rules
         self.kind = [EMPTY] * n
@@ -195,7 +197,9 @@ def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[i
     if not table.route_fleets(p, fleets):
         return []
     m = table.map
-    return [f for f in fleets if _reaches(m, p, f, fleets) and _reaches(m, table.dest[p], f, fleets)]
+    return [
+        f for f in fleets if _reaches(m, p, f, fleets) and _reaches(m, table.dest[p], f, fleets)
+    ]
 
 
 def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
@@ -241,10 +245,7 @@ class MovementResolver(GuessResolver):
         self.opponent = [-1] * len(kind)
         for p in table.movers:
             q = dest[p]
-            if (
-                kind[q] == MOVE and dest[q] == p
-                and not self.convoyed[p] and not self.convoyed[q]
-            ):
+            if kind[q] == MOVE and dest[q] == p and not self.convoyed[p] and not self.convoyed[q]:
                 self.opponent[p] = q
 
     # -- the Alexander rule ------------------------------------------------------------------
@@ -264,7 +265,12 @@ class MovementResolver(GuessResolver):
             if world is None:
                 world = MovementResolver(t, key, worlds)
             stands = world.convoy_route_stands(p)
-            if not stands and t.via[p] and t.adjacent[p] and self.rules.via_convoy_falls_back_to_land:
+            if (
+                not stands
+                and t.via[p]
+                and t.adjacent[p]
+                and self.rules.via_convoy_falls_back_to_land
+            ):
                 self.convoyed[p] = False  # the army takes the land route after all
             else:
                 self.fixed_path[p] = stands
@@ -314,9 +320,7 @@ class MovementResolver(GuessResolver):
         if self.convoyed[p] and not self.path(p):
             return 0
         q = t.dest[p]
-        if t.kind[q] == EMPTY or (
-            self.opponent[p] == -1 and t.kind[q] == MOVE and self.resolve(q)
-        ):
+        if t.kind[q] == EMPTY or (self.opponent[p] == -1 and t.kind[q] == MOVE and self.resolve(q)):
             return 1 + self._support_count(t.move_supports[p])
         if t.owner[q] == t.owner[p]:
             return 0
@@ -339,6 +343,25 @@ class MovementResolver(GuessResolver):
 
     def move_beats(self, attack: int, opposing: int) -> bool:
         return attack > opposing
+
+    def versus(self, attack: int, opposing: int) -> str:
+        """How a result's reason shows two strengths compared (``2v1``)."""
+        return f"{attack}v{opposing}"
+
+    # -- after resolution ----------------------------------------------------------------------
+
+    def standoff(self, q: int) -> bool:
+        """Whether the moves into ``q`` leave a standoff there, closing it to retreats (if it
+        ends up empty). Standard: two or more units with a route tried to get there."""
+        count = 0
+        for p in self.table.movers_to[q]:
+            if self.path(p):
+                count += 1
+        return count >= 2
+
+    def move_failure_reason(self, p: int) -> str:
+        """The reason shown for a failed move that no strength comparison explains."""
+        return "fails (a paradox was resolved against it)"
 
     # -- decisions (DATC 5.B.1 to 5.B.3) ----------------------------------------------------
 

@@ -268,6 +268,41 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_game_bids(args: argparse.Namespace) -> int:
+    game = _load_game(args.file)
+    lines = _read_text(args.bids).splitlines()
+    problems = game.set_bids(args.power, lines)
+    _save_game(game, args.file)
+    position = game.current
+    power = position.map.find_power(args.power) or args.power
+    count = len(game.bids.get(power, []))
+    name = _power_name(position, power)
+    for problem in problems:
+        print(f"error  {problem}")
+    print(f"Stored {count} bid{'s' if count != 1 else ''} for {name} in {position.phase.code}.")
+    if problems:
+        print(
+            f"calhamer: warning: {len(problems)} problem{'s' if len(problems) != 1 else ''} with "
+            f"the bids of {name}; they are kept as written, and a bad bid is void (all of them "
+            "if the allotment is exceeded) unless replaced",
+            file=sys.stderr,
+        )
+    return OK
+
+
+def cmd_game_tally(args: argparse.Namespace) -> int:
+    from calhamer.variants.dp import bid_tally, tally_report
+
+    game = _load_game(args.file)
+    if not find_variant(game.variant).takes_bids:
+        raise UserError(f"{find_variant(game.variant).title} has no bids")
+    position, orders = game.phase_input(args.phase)
+    if not position.phase.is_movement:
+        raise UserError(f"{position.phase.code} is not a movement phase: it has no bids")
+    sys.stdout.write(tally_report(position, bid_tally(position, orders, game.rules)))
+    return OK
+
+
 def cmd_game_process(args: argparse.Namespace) -> int:
     game = _load_game(args.file)
     outcome = game.process()
@@ -306,6 +341,66 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return OK
+
+
+# -- the web judge (imported only when used, so the library needs none of its packages) ------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from calhamer.server.app import create_app
+        from calhamer.server.config import Settings
+    except ImportError as exc:
+        raise UserError(f"the web judge needs {exc.name}: pip install calhamer") from None
+    overrides: dict[str, Any] = {"embedded_worker": not args.no_worker}
+    if args.database:
+        overrides["database_url"] = args.database
+    settings = Settings.from_env(**overrides)
+    app = create_app(settings)
+    print(f"calhamer: serving on http://{args.host}:{args.port}/ "
+          f"(database {_safe_url(settings.resolved_database_url())})", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                proxy_headers=args.proxy_headers)
+    return OK
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    import logging
+    import time
+
+    try:
+        from calhamer.server.config import Settings
+        from calhamer.server.worker import Worker, process_due
+    except ImportError as exc:
+        raise UserError(f"the worker needs {exc.name}: pip install calhamer") from None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = Settings.from_env(worker_poll_seconds=args.poll)
+    if args.database:
+        settings.database_url = args.database
+    db = settings.open_database()
+    db.migrate()
+    if args.once:
+        for done in process_due(db, settings):
+            print(f"adjudicated {done}", flush=True)
+        return OK
+    worker = Worker(db, settings)
+    print(f"calhamer: worker polling {_safe_url(db.url)} every {args.poll} s", file=sys.stderr)
+    worker.start()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        worker.stop()
+    return OK
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for messages."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 # -- the parser -------------------------------------------------------------------------------
@@ -370,6 +465,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a text file of orders, one per line, or - for standard input")
     p.set_defaults(run=cmd_game_orders)
 
+    p = gsub.add_parser("bids", help="store a power's DP bids for the current phase",
+                        description="Store a power's secret DP bids (one per line, like "
+                        "'2 DP: A Kas S Sto - Tab') for the current phase of a DP variant, "
+                        "replacing any it sent before, and report any problem.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("power", metavar="POWER")
+    p.add_argument("bids", metavar="BIDS",
+                   help="a text file of bids, one per line, or - for standard input")
+    p.set_defaults(run=cmd_game_bids)
+
+    p = gsub.add_parser("tally", help="the gamemaster's bid tally of a phase (who bid what)",
+                        description="Show who bid what in a movement phase of a DP variant, "
+                        "and how each neutral unit's order was decided. For the gamemaster: "
+                        "bids stay secret until the game ends.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
+    p.set_defaults(run=cmd_game_tally)
+
     p = gsub.add_parser("process", help="adjudicate the current phase and move on")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(run=cmd_game_process)
@@ -383,6 +496,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
     p.set_defaults(run=cmd_game_export)
+
+    p = sub.add_parser("serve", help="run the web judge (with one embedded worker)",
+                       description="Run the web judge. The database is SQLite in your data "
+                       "directory unless CALHAMER_DATABASE_URL (or --database) names another, "
+                       "like postgresql://user@host/db. See docs/server.md.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument("--database", metavar="URL", help="database URL (overrides the environment)")
+    p.add_argument("--no-worker", action="store_true",
+                   help="do not adjudicate here; leave it to 'calhamer worker' processes")
+    p.add_argument("--proxy-headers", action="store_true",
+                   help="trust X-Forwarded-* headers (behind a reverse proxy)")
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("worker", help="adjudicate due phases of the web judge's games",
+                       description="Adjudicate due phases, each exactly once however many "
+                       "workers run against one database. See docs/server.md.")
+    p.add_argument("--database", metavar="URL", help="database URL (overrides the environment)")
+    p.add_argument("--poll", type=float, default=1.0, metavar="SECONDS",
+                   help="how often to look for due phases (1)")
+    p.add_argument("--once", action="store_true",
+                   help="adjudicate what is due now, then stop")
+    p.set_defaults(run=cmd_worker)
     return parser
 
 

@@ -11,15 +11,26 @@ from typing import Any
 
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, load_map
-from calhamer.notation import format_unit, parse_unit
 from calhamer.position import Dislodged, Phase, Position, units_from_specs
 from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 
 KNOWN_KEYS = {
-    "variant", "rules", "phase", "units", "centers", "dislodged", "contested", "orders",
-    "options", "game", "views", "bids", "seed", "extra",
+    "variant",
+    "rules",
+    "phase",
+    "units",
+    "centers",
+    "dislodged",
+    "contested",
+    "orders",
+    "options",
+    "game",
+    "views",
+    "bids",
+    "seed",
+    "extra",
 }
 
 
@@ -56,14 +67,16 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     if not isinstance(units_doc, Mapping):
         raise PhaseError('"units" must map each power to a list of units, like "F LON"')
     specs = {_power(m, p, "units"): _str_list(v, f"units of {p}") for p, v in units_doc.items()}
-    units = units_from_specs(m, specs)
+    units = units_from_specs(m, specs, variant.parse_unit)
     centers: dict[int, str] = {}
     for raw_power, codes in _mapping(doc, "centers").items():
         power = _power(m, raw_power, "centers")
         for code in _str_list(codes, f"centers of {raw_power}"):
             province = m.province_of(_location(m, code, f"centers of {power}"))
             if not m.provinces[province].is_supply_center:
-                raise PhaseError(f"centers of {power}: {m.describe(province)} is not a supply centre")
+                raise PhaseError(
+                    f"centers of {power}: {m.describe(province)} is not a supply centre"
+                )
             centers[province] = power
     dislodged = []
     for raw_power, entries in _mapping(doc, "dislodged").items():
@@ -76,12 +89,13 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                     f'dislodged units of {power} are written {{"unit": "F ANK", '
                     '"attacker_from": "SEV"}'
                 )
-            unit = parse_unit(m, str(entry["unit"]), power)
+            unit = variant.parse_unit(m, str(entry["unit"]), power)
             origin = entry.get("attacker_from")
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
             dislodged.append(Dislodged(unit, blocked))
     contested = frozenset(
-        m.province_of(_location(m, c, "contested")) for c in _str_list(doc.get("contested", []), "contested")
+        m.province_of(_location(m, c, "contested"))
+        for c in _str_list(doc.get("contested", []), "contested")
     )
     orders: dict[str, list[str]] = {}
     for raw_power, items in _mapping(doc, "orders").items():
@@ -114,6 +128,8 @@ def _str_list(value: object, where: str) -> list[str]:
 def position_to_json(position: Position, rules: str | None = None) -> dict[str, Any]:
     """A phase document for ``position`` (no orders)."""
     m = position.map
+    variant = find_variant(position.variant)
+    format_unit = variant.format_unit
     units: dict[str, list[str]] = {}
     for province in sorted(position.units, key=lambda p: m.provinces[p].code):
         unit = position.units[province]
@@ -136,7 +152,7 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
             dislodged.setdefault(d.unit.power, []).append(entry)
         doc["dislodged"] = dislodged
         doc["contested"] = sorted(m.provinces[p].code for p in position.contested)
-    find_variant(position.variant).write_extra(position, doc)
+    variant.write_extra(position, doc)
     return doc
 
 
@@ -155,7 +171,9 @@ def outcome_to_json(outcome: PhaseOutcome, rules: str | None = None) -> dict[str
     doc: dict[str, Any] = {
         "phase": outcome.before.phase.code,
         "results": results,
-        "dislodged": [format_unit(m, d.unit) for d in outcome.dislodged],
+        "dislodged": [
+            find_variant(outcome.before.variant).format_unit(m, d.unit) for d in outcome.dislodged
+        ],
         "next": position_to_json(outcome.next, rules),
     }
     winner = outcome.next.winner()

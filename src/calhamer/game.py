@@ -58,14 +58,20 @@ class PhaseRecord:
     position: dict[str, Any]  # a phase document without orders
     orders: dict[str, list[str]] = field(default_factory=dict)
     results: dict[str, list[dict[str, str]]] | None = None
+    # A DP variant's secret bids, by bidding power ({"order": ..., "dp": ...} each); kept
+    # apart from the position and the results, which players see.
+    bids: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc = {
             "phase": self.phase,
             "position": self.position,
             "orders": self.orders,
             "results": self.results,
         }
+        if self.bids:
+            doc["bids"] = self.bids
+        return doc
 
 
 def is_order_line(text: str) -> bool:
@@ -219,7 +225,18 @@ class Game:
         doc = dict(r.position)
         doc["rules"] = self.rules
         doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
+        if r.bids:
+            doc["bids"] = {p: list(bids) for p, bids in r.bids.items()}  # the GM's document
         return doc
+
+    def phase_input(self, code: str | None = None) -> tuple[Position, dict[str, list[str]]]:
+        """Phase ``code`` (default: current) as adjudicated: the position, with the phase's
+        bids if any (secret), and the orders by power."""
+        r = self.record(code)
+        doc = {**r.position, "bids": r.bids} if r.bids else r.position
+        position = self.current if doc is self._records[-1].position else _position(doc)
+        orders = {p: [t for t in lines if is_order_line(t)] for p, lines in r.orders.items()}
+        return position, orders
 
     def outcome(self, code: str | None = None) -> PhaseOutcome | None:
         """The recorded outcome of phase ``code`` (default: the last processed phase).
@@ -256,10 +273,13 @@ class Game:
     # -- playing --------------------------------------------------------------------------------
 
     def _power(self, power: str) -> str:
-        code = self.current.map.find_power(power)
+        m = self.current.map
+        code = m.find_power(power)
         if code is None:
-            known = ", ".join(self.current.map.power_codes)
+            known = ", ".join(m.power_codes)
             raise GameError(f"{power!r} is not a power of this game; the powers are {known}")
+        if m.is_minor(code):
+            raise GameError(f"{m.power(code).name} is a minor power: no player orders for it")
         return code
 
     def _check_not_over(self) -> None:
@@ -287,12 +307,46 @@ class Game:
             self._records[-1].orders.pop(code, None)
         return checks
 
+    @property
+    def bids(self) -> dict[str, list[Any]]:
+        """The bids stored so far for the current phase, by power (secret)."""
+        return {p: list(items) for p, items in self._records[-1].bids.items()}
+
+    def set_bids(self, power: str, bids: Iterable[str | Mapping[str, Any]]) -> list[str]:
+        """Replace ``power``'s bids for the current phase (DP variants); return the problems.
+
+        Bids are lines in the players' notation (``2 DP: A Kas S Sto - Tab``) or objects
+        ``{"order": ..., "dp": ...}``. Like orders, they are stored as given, problems and
+        all: a bad bid is void at adjudication, and a power that allocates more than its
+        allotment loses all its bids. The problems returned say so now
+        (:meth:`calhamer.variants.Variant.check_bids`).
+        """
+        self._check_not_over()
+        code = self._power(power)
+        position = self.current
+        variant = find_variant(self.variant)
+        if not variant.takes_bids:
+            raise GameError(f"{variant.title} has no bids")
+        if not position.phase.is_movement:
+            raise GameError(f"bids are given in movement phases, and {position.phase.code} is not")
+        stored = [
+            b.strip() if isinstance(b, str) else dict(b)
+            for b in bids
+            if not isinstance(b, str) or is_order_line(b)
+        ]
+        problems = variant.check_bids(position, code, stored)
+        if stored:
+            self._records[-1].bids[code] = stored
+        else:
+            self._records[-1].bids.pop(code, None)
+        return problems
+
     def process(self) -> PhaseOutcome:
         """Adjudicate the current phase with the stored orders and move on to the next."""
         self._check_not_over()
         record = self._records[-1]
-        orders = {p: [t for t in lines if is_order_line(t)] for p, lines in record.orders.items()}
-        outcome = adjudicate(self.current, orders, self.rules)
+        position, orders = self.phase_input()
+        outcome = adjudicate(position, orders, self.rules)
         record.results = outcome_to_json(outcome, self.rules)["results"]
         self._records.append(
             PhaseRecord(outcome.next.phase.code, position_to_json(outcome.next, self.rules))
@@ -339,9 +393,12 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
         raise GameError(f"{where} ({code}) is the current phase but already has results")
     if not last and not isinstance(results, Mapping):
         raise GameError(f"{where} ({code}) was played but has no results")
+    bids = entry.get("bids") or {}
+    if not isinstance(bids, Mapping) or not all(isinstance(v, list) for v in bids.values()):
+        raise GameError(f'{where} ({code}): "bids" must map each power to a list of bids')
     return PhaseRecord(
         code, dict(position), {str(p): list(v) for p, v in orders.items()},
-        None if results is None else dict(results),
+        None if results is None else dict(results), {str(p): list(v) for p, v in bids.items()},
     )
 
 

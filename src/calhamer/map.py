@@ -54,6 +54,7 @@ class Power:
     adjective: str = ""
     aliases: tuple[str, ...] = ()
     color: str = "#888888"
+    minor: bool = False  # a minor power: no player commands it (a DP variant's neutral units)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,8 @@ class Province:
     home: str | None = None
     coasts: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    # How many supply centres the province counts for (0 if none; Superdiplomacy has 5).
+    centres: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +91,8 @@ class Map:
     _names: dict[str, Location] = field(repr=False)
     _prefix_names: tuple[tuple[str, Location], ...] = field(repr=False)
     _power_names: dict[str, str] = field(repr=False)
+    # Powers no player commands (``[minor_powers]``); not in ``powers`` nor ``power_codes``.
+    minor_powers: tuple[Power, ...] = ()
 
     # -- provinces and locations -------------------------------------------------------------
 
@@ -159,15 +164,25 @@ class Map:
 
     @property
     def power_codes(self) -> tuple[str, ...]:
+        """The powers players command (minor powers are not among them)."""
         return tuple(p.code for p in self.powers)
 
+    @property
+    def minor_power_codes(self) -> tuple[str, ...]:
+        return tuple(p.code for p in self.minor_powers)
+
+    def is_minor(self, code: str) -> bool:
+        """Whether ``code`` is a minor power (one no player commands)."""
+        return any(p.code == code for p in self.minor_powers)
+
     def find_power(self, text: str) -> str | None:
+        """A power (minor powers included) by code, name, adjective or alias."""
         if text in self._power_codes:
             return text
         return self._power_names.get(normalize_name(text))
 
     def power(self, code: str) -> Power:
-        for p in self.powers:
+        for p in (*self.powers, *self.minor_powers):
             if p.code == code:
                 return p
         raise KeyError(code)
@@ -233,7 +248,9 @@ class Map:
             for p, c in zip(self.loc_province, self.loc_coast, strict=True)
         )
         object.__setattr__(self, "loc_names", names)
-        object.__setattr__(self, "_power_codes", frozenset(p.code for p in self.powers))
+        object.__setattr__(
+            self, "_power_codes", frozenset(p.code for p in (*self.powers, *self.minor_powers))
+        )
         object.__setattr__(self, "_canonical", {name: loc for loc, name in enumerate(names)})
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
@@ -351,18 +368,57 @@ def _build(data: dict[str, object], source: str) -> Map:
                 color=str(info.get("color", "#888888")),
             )
         )
-    power_codes = {p.code for p in powers}
+    minor_powers = []
+    minor_homes: dict[str, str] = {}  # province code -> minor power
+    minor_units: dict[str, tuple[str, ...]] = {}
+    for code, info in _table(data, "minor_powers").items():
+        if not isinstance(info, dict):
+            raise fail(f"[minor_powers.{code}] must be a table")
+        if code in {p.code for p in powers}:
+            raise fail(f"{code} is in both [powers] and [minor_powers]")
+        minor_powers.append(
+            Power(
+                code=code,
+                name=str(info.get("name", code.title())),
+                adjective=str(info.get("adjective", "")),
+                aliases=tuple(info.get("aliases", ())),
+                color=str(info.get("color", "#c8b48c")),
+                minor=True,
+            )
+        )
+        minor_units[code] = tuple(str(u) for u in info.get("units", ()))
+        for centre in info.get("centers", ()):
+            minor_homes[str(centre).upper()] = code
+    power_codes = {p.code for p in powers} | {p.code for p in minor_powers}
 
     provinces: list[Province] = []
+    # [centres] gives provinces several supply centres each (or makes them centres at all).
+    weights = {str(k).upper(): v for k, v in _table(data, "centres").items()}
+    unknown_weights = set(weights) - set(_table(data, "provinces"))
+    if unknown_weights:
+        raise fail(f"[centres] names {', '.join(sorted(unknown_weights))}, not provinces")
     for index, (code, info) in enumerate(sorted(_table(data, "provinces").items())):
         info = dict(info)  # type: ignore[arg-type]
         if code != code.upper():
             raise fail(f"province code {code!r} must be upper case")
+        weight = info.get("centres", weights.get(code, 1 if info.get("sc", False) else 0))
+        if not isinstance(weight, int) or isinstance(weight, bool) or weight < 0:
+            raise fail(f"province {code}: centres must be a whole number, not {weight!r}")
+        if weight:
+            info["sc"] = True
+        elif info.get("sc", False):
+            raise fail(f"province {code} is a supply centre counting for no centres")
         try:
             terrain = Terrain[str(info.get("type", "land")).upper()]
         except KeyError:
             raise fail(f"province {code}: unknown type {info.get('type')!r}") from None
         home = info.get("home")
+        if code in minor_homes:
+            if home is not None and home != minor_homes[code]:
+                raise fail(f"{code} is a home centre of both {home} and {minor_homes[code]}")
+            if not info.get("sc", False):
+                raise fail(f"[minor_powers.{minor_homes[code]}] centers: {code} is no centre")
+            home = minor_homes.pop(code)
         if home is not None and home not in power_codes:
             raise fail(f"province {code}: home power {home!r} is not in [powers]")
         provinces.append(
@@ -375,8 +431,12 @@ def _build(data: dict[str, object], source: str) -> Map:
                 home=home,  # type: ignore[arg-type]
                 coasts=tuple(info.get("coasts", ())),
                 aliases=tuple(info.get("aliases", ())),
+                centres=weight,
             )
         )
+
+    for code, power in minor_homes.items():
+        raise fail(f"[minor_powers.{power}] centers: {code} is not a province")
 
     loc_province = [p.id for p in provinces]
     loc_coast: list[str | None] = [None] * len(provinces)
@@ -418,23 +478,36 @@ def _build(data: dict[str, object], source: str) -> Map:
             continue
         p = provinces[loc_province[loc]]
         if p.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
-            raise fail(f"[fleet] gives {p.code} fleet neighbours, but it is {p.terrain.name.lower()}")
+            raise fail(
+                f"[fleet] gives {p.code} fleet neighbours, but it is {p.terrain.name.lower()}"
+            )
         if p.coasts and loc_coast[loc] is None:
             raise fail(f"[fleet] gives {p.code} fleet neighbours; name its coasts instead")
 
     names, prefix_names = _name_index(provinces, canonical, fail)
     power_names: dict[str, str] = {}
-    for p in powers:
+    for p in (*powers, *minor_powers):
         for alias in (p.code, p.name, p.adjective, *p.aliases):
             if alias:
-                power_names[normalize_name(alias)] = p.code
+                key = normalize_name(alias)
+                if power_names.get(key, p.code) != p.code:
+                    raise fail(f"the power name {alias!r} is given to {power_names[key]} too")
+                power_names[key] = p.code
 
     start = _table(data, "start")
     start_units = {k: tuple(v) for k, v in dict(start.get("units", {})).items()}  # type: ignore[arg-type]
+    start_units.update({k: v for k, v in minor_units.items() if v})
     centers = start.get("centers")
     start_centers = (
         {k: tuple(v) for k, v in dict(centers).items()} if centers is not None else None  # type: ignore[arg-type]
     )
+    if start_centers is not None:
+        # Minor powers own their home centres at the start unless the start says otherwise.
+        listed = {c.upper() for codes in start_centers.values() for c in codes}
+        for p in minor_powers:
+            homes = [q.code for q in provinces if q.home == p.code and q.code not in listed]
+            if homes and p.code not in start_centers:
+                start_centers[p.code] = tuple(homes)
     for power in list(start_units) + list(start_centers or {}):
         if power not in power_codes:
             raise fail(f"[start] names {power!r}, which is not in [powers]")
@@ -456,6 +529,7 @@ def _build(data: dict[str, object], source: str) -> Map:
         _names=names,
         _prefix_names=prefix_names,
         _power_names=power_names,
+        minor_powers=tuple(minor_powers),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from calhamer.adjudicator import (
     CONVOY,
@@ -23,14 +24,23 @@ from calhamer.adjudicator import (
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map, ProvinceId, Terrain
-from calhamer.notation import format_order, format_unit, parse_order
 from calhamer.orders import AnyOrder, Build, Disband, Hold, Order, Retreat, Waive
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, ParadoxRule, Rules, find_rules
 from calhamer.validation import Illegal, check_movement_order, fleet_destination
 
+if TYPE_CHECKING:
+    from calhamer.variants import Variant
+
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
+
+
+def _variant(position: Position) -> Variant:
+    """The variant whose hooks decide what differs from the standard game."""
+    from calhamer.variants import find_variant
+
+    return find_variant(position.variant)
 
 
 def adjudicate(
@@ -41,16 +51,19 @@ def adjudicate(
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
     """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
-    rules = find_rules(rules)
+    variant = _variant(position)
+    rules = variant.phase_rules(find_rules(rules))
     if position.phase.is_movement:
         if resolver_class is MovementResolver:
-            from calhamer.variants import find_variant
-
-            resolver_class = find_variant(position.variant).resolver_class
-        return adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
-    if position.phase.is_retreat:
-        return adjudicate_retreats(position, orders, rules)
-    return adjudicate_adjustments(position, orders, rules)
+            resolver_class = variant.resolver_class
+        outcome = adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
+    elif position.phase.is_retreat:
+        outcome = adjudicate_retreats(position, orders, rules)
+    elif position.phase.is_adjustment:
+        outcome = adjudicate_adjustments(position, orders, rules)
+    else:
+        outcome = variant.adjudicate_phase(position, orders, rules)
+    return variant.finish_outcome(outcome, rules)
 
 
 # -- reading orders -------------------------------------------------------------------------
@@ -64,49 +77,63 @@ class _Intake:
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[int, str, AnyOrder]] = []
-        m = position.map
-        accepted = self.accepted
+        self.variant = _variant(position)
         for raw_power, items in orders.items():
-            power = m.find_power(raw_power) or raw_power.upper()
-            bucket = self.results.setdefault(power, [])
-            for item in items:
-                if not isinstance(item, str):
-                    # An order value: its text is written out only if the results are read.
-                    self.given_as_order.append((len(bucket), power, item))
-                    result = OrderResult(power, "", "", SUCCEEDS, "", item)
-                    bucket.append(result)
-                    accepted.append((result, item))
-                    continue
-                try:
-                    parsed = parse_order(
-                        m, item, phase_kind=position.phase.kind, position=position, power=power
-                    )
-                except OrderError as exc:
-                    bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
-                    continue
-                if parsed.power is not None and parsed.power != power:
-                    reason = f"{power} cannot order for {parsed.power}"
-                    bucket.append(OrderResult(power, item, "", INVALID, reason))
-                    continue
-                order = parsed.order
-                result = OrderResult(power, item, "", SUCCEEDS, "", order)
+            self.add(raw_power, items)
+
+    def add(
+        self, raw_power: str, items: Iterable[str | AnyOrder]
+    ) -> list[tuple[OrderResult, AnyOrder]]:
+        """Read ``items`` as orders of ``raw_power``; return the ones understood."""
+        position, variant = self.position, self.variant
+        m = position.map
+        power = m.find_power(raw_power) or raw_power.upper()
+        bucket = self.results.setdefault(power, [])
+        added: list[tuple[OrderResult, AnyOrder]] = []
+        for item in items:
+            if not isinstance(item, str):
+                # An order value: its text is written out only if the results are read.
+                self.given_as_order.append((len(bucket), power, item))
+                result = OrderResult(power, "", "", SUCCEEDS, "", item)
                 bucket.append(result)
-                accepted.append((result, order))
+                added.append((result, item))
+                continue
+            try:
+                parsed = variant.parse_order(
+                    m, item, phase_kind=position.phase.kind, position=position, power=power
+                )
+            except OrderError as exc:
+                bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
+                continue
+            if parsed.power is not None and parsed.power != power:
+                reason = f"{power} cannot order for {parsed.power}"
+                bucket.append(OrderResult(power, item, "", INVALID, reason))
+                continue
+            order = parsed.order
+            result = OrderResult(power, item, "", SUCCEEDS, "", order)
+            bucket.append(result)
+            added.append((result, order))
+        self.accepted += added
+        return added
 
     def finish(self) -> dict[str, list[OrderResult]]:
         """The results, with texts and canonical forms written out only now."""
-        m = self.position.map
+        write = self.write
         for index, power, order in self.given_as_order:
-            self.results[power][index].text = format_order(m, order)
+            self.results[power][index].text = write(order)
         for results in self.results.values():
             for result in results:
                 if not result.canonical and result.order is not None:
-                    result.canonical = format_order(m, result.order)
+                    result.canonical = write(result.order)
         return self.results
 
     def illegal(self, result: OrderResult, reason: str) -> None:
         result.result = INVALID
         result.reason = reason
+
+    def write(self, order: AnyOrder) -> str:
+        """The canonical text of an order given in this phase (the variant may add to it)."""
+        return self.variant.format_order(self.position, order)
 
 
 # -- movement ---------------------------------------------------------------------------------
@@ -129,7 +156,7 @@ def adjudicate_movement(
             intake.illegal(result, "only hold, move, support and convoy orders are given now")
             continue
         try:
-            checked = check_movement_order(position, result.power, order)
+            checked = intake.variant.check_movement_order(position, result.power, order)
         except Illegal as exc:
             intake.illegal(result, str(exc))
             continue
@@ -148,6 +175,26 @@ def adjudicate_movement(
         del legal[province]
         for result, _ in by_province[province]:
             intake.illegal(result, "the unit was given more than one order, so it holds")
+
+    # Units no player commands (a DP variant's neutrals): the variant says where their orders
+    # come from, and those orders replace any given for the same unit.
+    for power, items in intake.variant.unit_orders(position, dict(legal), rules).items():
+        for result, order in intake.add(power, items):
+            if not isinstance(order, Order):
+                intake.illegal(result, "only hold, move, support and convoy orders are given now")
+                continue
+            try:
+                checked = check_movement_order(position, result.power, order)
+            except Illegal as exc:
+                intake.illegal(result, str(exc))
+                continue
+            result.order = checked
+            province = loc_province[checked.loc]
+            for earlier, _ in by_province.get(province, ()):
+                if earlier.result != INVALID:
+                    intake.illegal(earlier, "this unit's order is not given by players")
+            legal[province] = checked
+            by_province[province] = [(result, checked)]
 
     table = OrderTable(position, legal, rules)
     resolver = resolver_class(table)
@@ -181,16 +228,21 @@ def _movement_outcome(
         for province, unit in position.units.items():
             if province not in by_province:
                 verdict, reason = explain.result(province)
-                canonical = format_order(m, Hold(unit.type, unit.loc))
+                canonical = intake.write(Hold(unit.type, unit.loc))
+                reason = f"{reason} (no valid order given)"
                 intake.results.setdefault(unit.power, []).append(
-                    OrderResult(unit.power, "", canonical, verdict, f"{reason} (no valid order given)")
+                    OrderResult(unit.power, "", canonical, verdict, reason)
                 )
         return intake.finish()
 
     new_units: dict[ProvinceId, Unit] = {}
     dislodged: list[Dislodged] = []
+    destroyed: list[int] = []
     for province, unit in position.units.items():
         if province in dislodged_at:
+            if not intake.variant.may_retreat(position, unit):
+                destroyed.append(province)  # a unit that cannot retreat is destroyed at once
+                continue
             attacker = dislodged_at[province]
             blocked = attacker
             if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
@@ -204,14 +256,14 @@ def _movement_outcome(
     targets = {dest[p] for p in table.movers if kind[p] == MOVE}
     contested = frozenset(
         q for q in targets
-        if q not in dislodger and q not in new_units
-        and sum(1 for p in table.movers_to[q] if resolver.path(p)) >= 2
+        if q not in dislodger and q not in new_units and resolver.standoff(q)
     )
     phase = position.phase
     if dislodged:
         phase = Phase(phase.year, phase.season, "R")
     after = position.replace(
-        phase=phase, units=new_units, dislodged=tuple(dislodged), contested=contested
+        phase=phase, units=new_units, dislodged=tuple(dislodged), contested=contested,
+        extra=intake.variant.extra_after_phase(position),
     )
     nxt = after if _retreat_needed(after) else _advance(after, rules)
     return PhaseOutcome(
@@ -221,6 +273,7 @@ def _movement_outcome(
         next=nxt,
         dislodged=tuple(dislodged),
         moved={p: table.exact[p] for p in moved},
+        removed=destroyed,
         detail={"resolver": resolver},
     )
 
@@ -240,9 +293,10 @@ class _Explainer:
         self.t: OrderTable = table
         self.r: MovementResolver = resolver
         self.dislodged_at: dict[int, int] = dislodged_at
+        self.variant = _variant(position)
 
     def unit_name(self, p: int) -> str:
-        return format_unit(self.m, self.position.units[p])
+        return self.variant.format_unit(self.m, self.position.units[p])
 
     def result(self, p: int) -> tuple[str, str]:
         t, r = self.t, self.r
@@ -302,7 +356,7 @@ class _Explainer:
         attack = self.r.attack_strength(a)
         opp = self.r.opponent[a]
         defence = self.r.defend_strength(opp) if opp != -1 else self.r.hold_strength(p)
-        return f"dislodged by {self.unit_name(a)} ({attack}v{defence})"
+        return f"dislodged by {self.unit_name(a)} ({self.r.versus(attack, defence)})"
 
     def _move(self, p: int) -> tuple[str, str]:
         t, r = self.t, self.r
@@ -324,17 +378,20 @@ class _Explainer:
         if opp != -1:
             defence = r.defend_strength(opp)
             if not r.move_beats(attack, defence):
-                return FAILS, f"bounced {attack}v{defence} with {self.unit_name(opp)}{suffix}"
+                vs = r.versus(attack, defence)
+                return FAILS, f"bounced {vs} with {self.unit_name(opp)}{suffix}"
         else:
             hold = r.hold_strength(q)
             if not r.move_beats(attack, hold):
-                return FAILS, f"bounced {attack}v{hold} against {self.unit_name(q)}{suffix}"
+                vs = r.versus(attack, hold)
+                return FAILS, f"bounced {vs} against {self.unit_name(q)}{suffix}"
         for other in t.movers_to[q]:
             if other != p:
                 prevent = r.prevent_strength(other)
                 if not r.move_beats(attack, prevent):
-                    return FAILS, f"bounced {attack}v{prevent} with {self.unit_name(other)}{suffix}"
-        return FAILS, f"fails (a paradox was resolved against it){suffix}"
+                    vs = r.versus(attack, prevent)
+                    return FAILS, f"bounced {vs} with {self.unit_name(other)}{suffix}"
+        return FAILS, f"{r.move_failure_reason(p)}{suffix}"
 
 
 # -- retreats ---------------------------------------------------------------------------------
@@ -367,11 +424,9 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             continue
         province = m.province_of(order.loc)
         entry = by_unit.get(province)
-        if entry is None:
-            intake.illegal(result, f"no dislodged unit in {m.describe(province)} has to retreat")
-            continue
-        if entry.unit.power != result.power:
-            intake.illegal(result, f"the dislodged unit in {m.describe(province)} is not yours")
+        if entry is None or entry.unit.power != result.power:
+            why = intake.variant.no_unit_message(position, result.power, province, dislodged=True)
+            intake.illegal(result, why)
             continue
         if isinstance(order, Retreat):
             order = _checked_retreat(position, entry, order, intake, result)
@@ -381,21 +436,21 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             intake.illegal(result, "this unit already has a retreat order")
             continue
         result.order = order
-        result.canonical = format_order(m, order)
         chosen[province] = (result, order)
 
     targets: dict[int, list[int]] = {}
-    for province, (_result, order) in chosen.items():
-        if isinstance(order, Retreat):
+    for province, (result, order) in chosen.items():
+        if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
             targets.setdefault(m.province_of(order.dest), []).append(province)
     units = dict(position.units)
     removed: list[int] = []
     for province, entry in by_unit.items():
         if province not in chosen:
             removed.append(province)
+            canonical = intake.write(Disband(entry.unit.type, entry.unit.loc))
+            reason = "no retreat ordered, so the unit is disbanded"
             intake.results.setdefault(entry.unit.power, []).append(
-                OrderResult(entry.unit.power, "", format_order(m, Disband(entry.unit.type, entry.unit.loc)),
-                            SUCCEEDS, "no retreat ordered, so the unit is disbanded")
+                OrderResult(entry.unit.power, "", canonical, SUCCEEDS, reason)
             )
             continue
         result, order = chosen[province]
@@ -403,12 +458,27 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             removed.append(province)
             result.result, result.reason = SUCCEEDS, "disbanded"
             continue
+        if result.result == FAILS:  # a retreat to a place it may not go (the variant allows it)
+            removed.append(province)
+            continue
         rivals = targets[m.province_of(order.dest)]
         if len(rivals) > 1:
+            # Several retreats to one place: all fail, unless the variant picks a winner.
+            name = intake.variant.format_unit
+            others = [name(m, by_unit[r].unit) for r in rivals if r != province]
+            winner = intake.variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
+            if winner is not None and rivals[winner] == province:
+                units[m.province_of(order.dest)] = _moved_unit(entry.unit, order.dest)
+                result.result = SUCCEEDS
+                result.reason = f"retreats; prevails over {', '.join(others)}"
+                continue
             removed.append(province)
             result.result = FAILS
-            others = [format_unit(m, by_unit[r].unit) for r in rivals if r != province]
-            result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
+            if winner is not None:
+                best = name(m, by_unit[rivals[winner]].unit)
+                result.reason = f"{best} prevails there; the unit is disbanded"
+            else:
+                result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
         else:
             units[m.province_of(order.dest)] = _moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
@@ -431,7 +501,7 @@ def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
     options = retreat_options(position, entry)
     if dest not in options:
         target = m.province_of(dest)
-        if unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)] or (
+        if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
             unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
         ):
             why = "it is not next to the unit"
@@ -443,7 +513,12 @@ def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
             why = "it was left empty by a standoff"
         else:
             why = "the unit cannot go there"
-        intake.illegal(result, f"cannot retreat to {m.describe(target)}: {why}")
+        reason = f"cannot retreat to {m.describe(target)}: {why}"
+        if why != "it is not next to the unit" and intake.variant.blocked_retreat_fails:
+            # Players who cannot see the board may order it; it fails and the unit is lost.
+            result.result, result.reason = FAILS, f"{reason}; the unit is disbanded"
+            return Retreat(unit.type, unit.loc, dest)
+        intake.illegal(result, reason)
         return None
     return Retreat(unit.type, unit.loc, dest)
 
@@ -454,6 +529,8 @@ def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
     m = position.map
     intake = _Intake(position, orders)
+    for power, items in intake.variant.unit_orders(position, {}, rules).items():
+        intake.add(power, items)  # units no player commands (a DP variant's minor powers)
     due = position.adjustments()
     units = dict(position.units)
     built: dict[str, int] = {}
@@ -480,8 +557,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                     intake.illegal(result, str(exc))
                     continue
                 units[m.province_of(unit.loc)] = unit
-                result.order = Build(unit.type, unit.loc)
-                result.canonical = format_order(m, result.order)
+                result.order = replace(order, unit_type=unit.type, loc=unit.loc)
                 result.reason = "built"
             else:
                 result.reason = "build waived"
@@ -506,7 +582,6 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             removed.append(province)
             removed_by[power] = removed_by.get(power, 0) + 1
             result.order = Disband(unit.type, unit.loc)
-            result.canonical = format_order(m, result.order)
             result.reason = "removed"
         else:
             intake.illegal(result, "only builds, removals and waives are given in winter")
@@ -518,7 +593,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                 unit = units.pop(province)
                 removed.append(province)
                 intake.results.setdefault(power, []).append(
-                    OrderResult(power, "", format_order(m, Disband(unit.type, unit.loc)), SUCCEEDS,
+                    OrderResult(power, "", intake.write(Disband(unit.type, unit.loc)), SUCCEEDS,
                                 "removed by the civil-disorder rule (too few removals ordered)")
                 )
     after = position.replace(units=units)
@@ -556,7 +631,7 @@ def _checked_build(position: Position, power: str, order: Build, units, rules: R
             loc = province_id
     else:
         loc = province_id
-    return Unit(power, unit_type, loc)
+    return _variant(position).built_unit(power, order, unit_type, loc)
 
 
 def civil_disorder_removals(
@@ -628,6 +703,13 @@ def update_centers(position: Position) -> dict[int, str]:
 
 def _advance(position: Position, rules: Rules) -> Position:
     """The next phase to play after ``position`` (whose own phase is finished)."""
+    variant = _variant(position)
+    extra = variant.extra_after_phase(position)
+    if extra is not position.extra:
+        position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it
+    special = variant.next_phase(position, rules)
+    if special is not None:
+        return special  # a variant's own phase (Arpiesse's summer colour exchange)
     phase = position.phase
     if phase.season == "S":
         return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -67,6 +67,11 @@ class Unit:
     type: UnitType
     loc: Location
 
+    @property
+    def count(self) -> int:
+        """How many units this entry stands for: 1, or a Superdiplomacy stack's size."""
+        return 1
+
 
 @dataclass(frozen=True, slots=True)
 class Dislodged:
@@ -105,9 +110,10 @@ class Position:
 
     @classmethod
     def initial(cls, m: Map | str = "standard", variant: str = "standard") -> Position:
-        """The starting position of a map."""
-        from calhamer.notation import parse_unit
+        """The starting position of a map (units as the variant reads them: Arpiesse's are red)."""
+        from calhamer.variants import find_variant
 
+        parse_unit = find_variant(variant).parse_unit
         board = load_map(m) if isinstance(m, str) else m
         units: dict[ProvinceId, Unit] = {}
         for power, specs in board.start_units.items():
@@ -151,14 +157,16 @@ class Position:
 
     def center_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(self.map.power_codes, 0)
-        for owner in self.centers.values():
-            counts[owner] = counts.get(owner, 0) + 1
+        provinces = self.map.provinces
+        for province, owner in self.centers.items():
+            # A province may count for several centres (Superdiplomacy's majors count 5).
+            counts[owner] = counts.get(owner, 0) + (provinces[province].centres or 1)
         return counts
 
     def unit_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(self.map.power_codes, 0)
         for unit in self.units.values():
-            counts[unit.power] = counts.get(unit.power, 0) + 1
+            counts[unit.power] = counts.get(unit.power, 0) + unit.count  # a stack counts all
         return counts
 
     def powers(self) -> list[str]:
@@ -196,9 +204,19 @@ class Position:
         return f"<Position {self.map.name} {self.phase.code}: {len(self.units)} units>"
 
 
-def units_from_specs(m: Map, specs: Mapping[str, Iterable[str]]) -> dict[ProvinceId, Unit]:
-    """Build a unit table from ``{"ENGLAND": ["F LON", ...]}``, checking for clashes."""
-    from calhamer.notation import parse_unit
+def units_from_specs(
+    m: Map,
+    specs: Mapping[str, Iterable[str]],
+    parse_unit: Callable[[Map, str, str], Unit] | None = None,
+) -> dict[ProvinceId, Unit]:
+    """Build a unit table from ``{"ENGLAND": ["F LON", ...]}``, checking for clashes.
+
+    ``parse_unit`` reads one unit (a variant's own reader, such as Arpiesse's colours).
+    """
+    if parse_unit is None:
+        from calhamer import notation
+
+        parse_unit = notation.parse_unit
 
     units: dict[ProvinceId, Unit] = {}
     for power, unit_specs in specs.items():

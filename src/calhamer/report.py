@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from calhamer.notation import format_unit
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
+from calhamer.variants import find_variant
 
 WIDTH = 28
 
@@ -14,8 +14,16 @@ def result_phrase(result: OrderResult) -> str:
     if result.result == INVALID:
         return f"Invalid: {result.reason}"
     reason = result.reason
-    if result.succeeded and reason in ("moves", "holds", "support given", "convoys", "retreats",
-                                       "built", "removed", "disbanded"):
+    if result.succeeded and reason in (
+        "moves",
+        "holds",
+        "support given",
+        "convoys",
+        "retreats",
+        "built",
+        "removed",
+        "disbanded",
+    ):
         return "Succeeds"
     return reason[:1].upper() + reason[1:]
 
@@ -30,21 +38,31 @@ def phase_report(outcome: PhaseOutcome, *, powers: list[str] | None = None) -> s
     before = outcome.before
     m = before.map
     lines = [f"{before.phase.name} ({before.phase.code})", ""]
-    names = {p.code: p.name for p in m.powers}
-    for power in powers or _ordered(before, outcome.results):
+    blocks = find_variant(before.variant).report_blocks(outcome, powers)
+    lines += result_blocks(outcome, powers) if blocks is None else blocks
+    if outcome.dislodged and powers is None:
+        lines += ["------", "Dislodged units", ""]
+        format_unit = find_variant(before.variant).format_unit
+        for d in outcome.dislodged:
+            lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
+        lines.append("")
+    lines += position_summary(outcome.next)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def result_blocks(outcome: PhaseOutcome, powers: list[str] | None = None) -> list[str]:
+    """One block per power (only ``powers``' if given): a rule, its name, a line per order."""
+    m = outcome.before.map
+    names = {p.code: p.name for p in (*m.powers, *m.minor_powers)}
+    lines: list[str] = []
+    for power in powers or _ordered(outcome.before, outcome.results):
         results = outcome.results.get(power, [])
         if not results:
             continue
         lines += ["------", names.get(power, power.title()), ""]
         lines += [order_line(r) for r in results]
         lines.append("")
-    if outcome.dislodged and powers is None:
-        lines += ["------", "Dislodged units", ""]
-        for d in outcome.dislodged:
-            lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
-        lines.append("")
-    lines += position_summary(outcome.next)
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def _ordered(position: Position, keyed: dict[str, object]) -> list[str]:
@@ -64,10 +82,16 @@ def position_summary(position: Position) -> list[str]:
                 f"    {m.power(power).name:<12}{centers.get(power, 0):>3} centres"
                 f"{units.get(power, 0):>4} units"
             )
+    minors = m.minor_power_codes
+    if minors:
+        minor_centres = sum(centers.get(p, 0) for p in minors)
+        minor_units = sum(units.get(p, 0) for p in minors)
+        lines.append(f"    {'Minor powers':<12}{minor_centres:>3} centres{minor_units:>4} units")
     if position.phase.is_retreat:
         from calhamer.phases import retreat_options
 
         lines += ["", "Retreats due:"]
+        format_unit = find_variant(position.variant).format_unit
         for d in position.dislodged:
             options = ", ".join(m.loc_name(o) for o in retreat_options(position, d)) or "none"
             lines.append(f"    {format_unit(m, d.unit)} ({d.unit.power.title()}): {options}")
@@ -81,9 +105,13 @@ def position_report(position: Position) -> str:
     """The units of every power, for ``calhamer game show``."""
     m = position.map
     lines = [f"{position.phase.name} ({position.phase.code})", ""]
+    format_unit = find_variant(position.variant).format_unit
     for power in m.power_codes:
         units = [format_unit(m, u) for u in position.units_of(power)]
         if units:
             lines.append(f"{m.power(power).name}: {', '.join(sorted(units))}")
+    neutral = [format_unit(m, u) for u in position.units.values() if m.is_minor(u.power)]
+    if neutral:
+        lines.append(f"Minor powers: {', '.join(sorted(neutral))}")
     lines += position_summary(position)[2:]
     return "\n".join(lines) + "\n"

@@ -51,9 +51,7 @@ def sea_route_exists(
 
 def fleet_seas(position: Position) -> frozenset[ProvinceId]:
     m = position.map
-    return frozenset(
-        p for p, u in position.units.items() if u.type is FLEET and m.is_sea(p)
-    )
+    return frozenset(p for p, u in position.units.items() if u.type is FLEET and m.is_sea(p))
 
 
 def check_movement_order(position: Position, power: str | None, order: Order) -> Order:

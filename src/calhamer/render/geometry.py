@@ -1,0 +1,275 @@
+"""Where things are drawn: province shapes and anchor points, from a geometry file or laid out.
+
+A board's geometry lives beside its map file as ``<map>.geometry.json`` (written by
+``scripts/make_geometry.py``; the format is in ``docs/render.md``). A map that extends another
+uses its parent's geometry, and may name one with ``geometry = "..."`` in its ``[map]`` table.
+A province that no geometry covers becomes a round node: at ``x``/``y`` from its entry in the
+map file when given, else near its neighbours. A map with no geometry at all is drawn as a
+schematic: round nodes placed by a small force layout, joined by their adjacencies.
+
+Only the standard library is used here; results are cached per map.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from calhamer.map import Map
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One province (or island) as drawn: an SVG path and where its pieces go."""
+
+    d: str
+    unit: Point
+    label: Point
+    sc: Point | None = None
+    coasts: dict[str, Point] = field(default_factory=dict)
+    name: str = ""
+    node: bool = False  # a round node of a schematic, not a drawn shape
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The drawing of a board: a ``width`` x ``height`` canvas of shapes by province code."""
+
+    width: float
+    height: float
+    shapes: dict[str, Shape]
+    neutral: tuple[tuple[str, str], ...] = ()  # (name, path) of land that is no province
+    water: str | None = None  # water that belongs to no sea
+    extras: dict[str, Shape] = field(default_factory=dict)  # shapes a variant may claim
+    edges: tuple[tuple[str, str, bool], ...] = ()  # schematic links (a, b, fleet only)
+    unit_scale: float = 1.0
+
+    @property
+    def schematic(self) -> bool:
+        return bool(self.edges) or all(s.node for s in self.shapes.values())
+
+    def anchor(self, code: str, coast: str | None = None) -> Point:
+        shape = self.shapes[code]
+        if coast and coast in shape.coasts:
+            return shape.coasts[coast]
+        return shape.unit
+
+
+def read_geometry(path: str | Path) -> Geometry:
+    """Read a geometry file (``calhamer-geometry/1``)."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    return _from_doc(doc)
+
+
+def _from_doc(doc: dict) -> Geometry:
+    def shape(entry: dict) -> Shape:
+        return Shape(
+            d=entry["d"],
+            unit=tuple(entry["unit"]),
+            label=tuple(entry.get("label", entry["unit"])),
+            sc=tuple(entry["sc"]) if entry.get("sc") else None,
+            coasts={k: tuple(v) for k, v in entry.get("coasts", {}).items()},
+            name=entry.get("name", ""),
+        )
+
+    return Geometry(
+        width=float(doc["width"]),
+        height=float(doc["height"]),
+        shapes={code: shape(e) for code, e in doc["provinces"].items()},
+        neutral=tuple((n.get("name", ""), n["d"]) for n in doc.get("neutral", ())),
+        water=doc.get("water"),
+        extras={code: shape(e) for code, e in doc.get("extras", {}).items()},
+        unit_scale=float(doc.get("unit_scale", 1.0)),
+    )
+
+
+@cache
+def _packaged(name: str) -> Geometry | None:
+    resource = resources.files("calhamer") / "maps" / f"{name}.geometry.json"
+    if not resource.is_file():
+        return None
+    return _from_doc(json.loads(resource.read_text(encoding="utf-8")))
+
+
+def _find_base(m: Map) -> Geometry | None:
+    meta = m.raw.get("map", {}) if isinstance(m.raw, dict) else {}
+    for name in (meta.get("geometry"), m.name, meta.get("extends")):
+        if not name:
+            continue
+        name = str(name)
+        if name.endswith(".json") and Path(name).is_file():
+            return read_geometry(name)
+        found = _packaged(name)
+        if found is not None:
+            return found
+    return None
+
+
+_GEOMETRY_CACHE: dict[int, tuple[Map, Geometry]] = {}
+
+
+def geometry_for(m: Map) -> Geometry:
+    """The geometry to draw ``m`` with: its own file, its parent's, or a schematic."""
+    hit = _GEOMETRY_CACHE.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    base = _find_base(m)
+    geo = schematic(m) if base is None else _fit(m, base)
+    _GEOMETRY_CACHE[id(m)] = (m, geo)
+    return geo
+
+
+def _fit(m: Map, base: Geometry) -> Geometry:
+    """``base`` cut to ``m``'s provinces; provinces it lacks become nodes near their neighbours."""
+    shapes: dict[str, Shape] = {}
+    missing = []
+    for p in m.provinces:
+        shape = base.shapes.get(p.code) or base.extras.get(p.code)
+        if shape is not None:
+            shapes[p.code] = shape
+        else:
+            missing.append(p)
+    for p in missing:
+        xy = _given_xy(m, p.code)
+        if xy is None:
+            near = [
+                shapes[m.provinces[q].code].unit
+                for q in sorted(m.army_adjacent[p.id] | m.province_fleet_adjacent[p.id])
+                if m.provinces[q].code in shapes
+            ]
+            if near:
+                xy = (sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near))
+            else:
+                xy = (base.width - 30.0, 30.0 + 40.0 * len(shapes) % (base.height - 60))
+        shapes[p.code] = _node(xy, 14.0, p.coasts)
+    extras = {code: s for code, s in base.extras.items() if code not in shapes}
+    return Geometry(base.width, base.height, shapes, base.neutral, base.water, extras,
+                    unit_scale=base.unit_scale)
+
+
+def _given_xy(m: Map, code: str) -> Point | None:
+    entry = m.raw.get("provinces", {}).get(code, {}) if isinstance(m.raw, dict) else {}
+    if isinstance(entry, dict) and "x" in entry and "y" in entry:
+        return float(entry["x"]), float(entry["y"])
+    return None
+
+
+def circle_path(x: float, y: float, r: float) -> str:
+    return (f"M{_n(x - r)},{_n(y)}a{_n(r)},{_n(r)} 0 1,0 {_n(2 * r)},0"
+            f"a{_n(r)},{_n(r)} 0 1,0 {_n(-2 * r)},0Z")
+
+
+def _n(v: float) -> str:
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def _node(xy: Point, r: float, coasts: tuple[str, ...]) -> Shape:
+    x, y = xy
+    offsets = {"NC": (0, -r * 0.9), "SC": (0, r * 0.9), "EC": (r * 0.9, 0), "WC": (-r * 0.9, 0)}
+    coast_xy = {}
+    for i, c in enumerate(coasts):
+        dx, dy = offsets.get(c, (r * math.cos(i * 2.1), r * math.sin(i * 2.1)))
+        coast_xy[c] = (round(x + dx, 1), round(y + dy, 1))
+    return Shape(
+        d=circle_path(x, y, r),
+        unit=(x, y),
+        label=(x, y + r + 8),
+        sc=(round(x + r * 0.75, 1), round(y - r * 0.75, 1)),
+        coasts=coast_xy,
+        node=True,
+    )
+
+
+# -- schematic ------------------------------------------------------------------------------
+
+NODE_R = 17.0
+
+
+def schematic(m: Map) -> Geometry:
+    """Provinces as round nodes joined by their adjacencies.
+
+    Nodes go where the map file says (``x``, ``y`` in a province's entry); the others are
+    laid out by a deterministic force layout (linked provinces pull, all push).
+    """
+    codes = [p.code for p in m.provinces]
+    edges: list[tuple[str, str, bool]] = []
+    for p in m.provinces:
+        for q in sorted(m.army_adjacent[p.id] | m.province_fleet_adjacent[p.id]):
+            if q > p.id:
+                fleet_only = q not in m.army_adjacent[p.id]
+                edges.append((p.code, m.provinces[q].code, fleet_only))
+    fixed = {c: xy for c in codes if (xy := _given_xy(m, c)) is not None}
+    pos = _layout(codes, [(a, b) for a, b, _ in edges], fixed)
+    xs = [x for x, _ in pos.values()]
+    ys = [y for _, y in pos.values()]
+    pad = NODE_R * 2.5
+    minx, miny = min(xs) - pad, min(ys) - pad
+    width = max(xs) - minx + pad
+    height = max(ys) - miny + pad
+    shapes = {}
+    for p in m.provinces:
+        x, y = pos[p.code]
+        shapes[p.code] = _node((round(x - minx, 1), round(y - miny, 1)), NODE_R, p.coasts)
+    return Geometry(round(width, 1), round(height, 1), shapes, edges=tuple(edges),
+                    unit_scale=0.9)
+
+
+def _layout(
+    codes: list[str], edges: list[tuple[str, str]], fixed: dict[str, Point]
+) -> dict[str, Point]:
+    """Fruchterman-Reingold, started from a circle; fixed nodes stay put."""
+    n = len(codes)
+    if n == 0:
+        return {}
+    index = {c: i for i, c in enumerate(codes)}
+    k = 70.0  # ideal edge length
+    radius = k * max(1.0, n / (2 * math.pi)) * 0.8
+    pos = []
+    for i, c in enumerate(codes):
+        if c in fixed:
+            pos.append(list(fixed[c]))
+        else:
+            a = 2 * math.pi * i / n
+            pos.append([radius * math.cos(a), radius * math.sin(a)])
+    if len(fixed) == n:
+        return {c: tuple(pos[i]) for c, i in index.items()}
+    links = [(index[a], index[b]) for a, b in edges]
+    temperature = radius / 4
+    iterations = 120 if n <= 120 else 60
+    for _ in range(iterations):
+        disp = [[0.0, 0.0] for _ in range(n)]
+        for i in range(n):
+            xi, yi = pos[i]
+            for j in range(i + 1, n):
+                dx, dy = xi - pos[j][0], yi - pos[j][1]
+                d2 = dx * dx + dy * dy or 0.01
+                f = k * k / d2
+                disp[i][0] += dx * f
+                disp[i][1] += dy * f
+                disp[j][0] -= dx * f
+                disp[j][1] -= dy * f
+        for i, j in links:
+            dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
+            d = math.hypot(dx, dy) or 0.01
+            f = d / k
+            disp[i][0] -= dx * f
+            disp[i][1] -= dy * f
+            disp[j][0] += dx * f
+            disp[j][1] += dy * f
+        for i, c in enumerate(codes):
+            if c in fixed:
+                continue
+            dx, dy = disp[i]
+            d = math.hypot(dx, dy) or 0.01
+            step = min(d, temperature)
+            pos[i][0] += dx / d * step
+            pos[i][1] += dy / d * step
+        temperature = max(temperature * 0.95, 1.0)
+    return {c: (pos[i][0], pos[i][1]) for c, i in index.items()}

@@ -1,0 +1,83 @@
+"""Settings of the web judge, read from the environment once at start-up.
+
+Every setting has a default that works on one machine with nothing else installed: SQLite in
+the user's data directory, a secret key kept in the database, one embedded worker.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, without a time zone (the database stores naive UTC times)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def default_database_url() -> str:
+    """SQLite in the user's data directory (``~/.local/share/calhamer`` on Linux)."""
+    from platformdirs import user_data_dir
+
+    directory = Path(user_data_dir("calhamer", appauthor=False))
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'calhamer.db'}"
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` and use the psycopg 3 driver for them."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+@dataclass
+class Settings:
+    database_url: str = ""
+    sqlite_synchronous: str = "FULL"  # NORMAL: faster commits that a power cut may undo
+    # Signs session cookies and API tokens. Empty: generated once and kept in the database, so
+    # that every web process sharing the database shares it.
+    secret_key: str = ""
+    session_max_age: int = 30 * 24 * 3600  # seconds a login lasts
+    max_body_bytes: int = 64 * 1024  # larger requests get 413
+    max_order_lines: int = 200
+    max_message_chars: int = 5000
+    embedded_worker: bool = True  # run a worker thread inside the web process
+    worker_poll_seconds: float = 1.0
+    worker_retry_seconds: int = 60  # wait after a phase failed to adjudicate
+    public_url: str = ""  # used in invitation links; empty: taken from each request
+    secure_cookies: bool = False  # set when served over HTTPS
+    # argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 64 * 1024
+    # For tests only: seconds a worker sleeps inside its transaction before committing.
+    worker_pause_in_transaction: float = 0.0
+    clock: Callable[[], datetime] = field(default=utcnow, repr=False)
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        env = os.environ
+        settings = cls(
+            database_url=env.get("CALHAMER_DATABASE_URL", ""),
+            sqlite_synchronous=env.get("CALHAMER_SQLITE_SYNCHRONOUS", "FULL"),
+            secret_key=env.get("CALHAMER_SECRET_KEY", ""),
+            public_url=env.get("CALHAMER_PUBLIC_URL", "").rstrip("/"),
+            secure_cookies=env.get("CALHAMER_SECURE_COOKIES", "") in ("1", "true", "yes"),
+            worker_pause_in_transaction=float(env.get("CALHAMER_TEST_WORKER_PAUSE", "0") or 0),
+        )
+        for key, value in overrides.items():
+            setattr(settings, key, value)
+        return settings
+
+    def resolved_database_url(self) -> str:
+        return normalize_database_url(self.database_url or default_database_url())
+
+    def open_database(self):  # type: ignore[no-untyped-def]
+        """The database these settings name (not yet migrated)."""
+        from calhamer.server.db import Database
+
+        return Database(self.resolved_database_url(), sqlite_synchronous=self.sqlite_synchronous)

@@ -1,0 +1,111 @@
+"""The database: one engine, sessions for reading and for writing, and migrations.
+
+On SQLite a writing transaction starts with ``BEGIN IMMEDIATE`` so that it holds the write lock
+from its first statement (two writers never deadlock upgrading a read lock), the journal is a
+WAL (readers never wait for the writer) and ``synchronous=FULL`` makes a commit durable. On
+PostgreSQL rows are locked explicitly where it matters (see ``service.lock_game``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Iterator
+
+from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from calhamer.server.models import Setting
+
+MIGRATION_LOCK = 0x63616C68  # "calh": the PostgreSQL advisory lock held while migrating
+
+
+class Database:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+        """``sqlite_synchronous``: FULL makes each commit survive a power cut; NORMAL (tests)
+        survives a crash of the process but not of the machine."""
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+                raise ValueError("sqlite_synchronous must be FULL, NORMAL or EXTRA")
+            self.engine = create_engine(
+                url, connect_args={"check_same_thread": False, "timeout": 30}
+            )
+            _sqlite_hooks(self.engine, sqlite_synchronous.upper())
+        else:
+            self.engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        writer = self.engine.execution_options(calhamer_write=True)
+        self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = sessionmaker(writer, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def session(self, write: bool = False) -> Session:
+        """A new session; ``write=True`` for one that will change the database."""
+        return (self._write if write else self._read)()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A writing session whose work is committed at the end of the block (or rolled back)."""
+        with self.session(write=True) as session, session.begin():
+            yield session
+
+    def migrate(self) -> None:
+        """Bring the schema up to date (Alembic, scripts shipped in this package)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", "calhamer.server:migrations")
+        # On SQLite the writing engine takes the write lock at once (BEGIN IMMEDIATE).
+        engine = self.engine.execution_options(calhamer_write=True)
+        with engine.connect() as connection:
+            if not self.is_sqlite:
+                connection.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
+                connection.commit()
+            try:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                connection.commit()
+            finally:
+                if not self.is_sqlite:
+                    connection.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
+                    connection.commit()
+
+    def secret_key(self) -> str:
+        """The key that signs sessions, made on first use and shared through the database."""
+        with self.session() as session:
+            row = session.get(Setting, "secret_key")
+            if row is not None:
+                return row.value
+        with contextlib.suppress(Exception), self.transaction() as session:
+            if session.get(Setting, "secret_key") is None:
+                session.add(Setting(key="secret_key", value=secrets.token_urlsafe(48)))
+        with self.session() as session:
+            value = session.scalar(select(Setting.value).where(Setting.key == "secret_key"))
+        if value is None:
+            raise RuntimeError("could not store the session key in the database")
+        return value
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.isolation_level = None  # we say BEGIN ourselves (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+        write = connection.get_execution_options().get("calhamer_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

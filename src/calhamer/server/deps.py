@@ -1,0 +1,212 @@
+"""Typed dependencies: each cross-cutting need of a route as one ``Annotated`` alias.
+
+A route declares ``db: SessionDep`` to get a session (a writing one for POST, PUT and
+DELETE), ``user: ApiUser`` for the bot API's bearer-token user, ``page: PageDep`` for the
+browser's signed-cookie session, ``viewer: ApiViewer`` or ``PageViewer`` for the caller's
+standing in the game named in the path (404 when the game is unknown or not theirs), and
+``_: Csrf`` on every form POST.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from calhamer.server.config import Settings
+from calhamer.server.db import Database
+from calhamer.server.models import User
+from calhamer.server.security import (
+    COOKIE,
+    Passwords,
+    SessionData,
+    Signer,
+    TokenError,
+    new_nonce,
+    same_token,
+)
+from calhamer.server.service import NotFound
+from calhamer.server.views import Viewer, viewer_for
+
+SET_COOKIE_KEY = "calhamer.set_cookie"  # scope key read by the cookie middleware (app.py)
+
+
+class AuthError(Exception):
+    """A session cookie or token that has expired or is not valid (401)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CsrfError(Exception):
+    """A form POST without the right CSRF token (403)."""
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_database(request: Request) -> Database:
+    return request.app.state.db
+
+
+def get_signer(request: Request) -> Signer:
+    return request.app.state.signer
+
+
+def get_passwords(request: Request) -> Passwords:
+    return request.app.state.passwords
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+DatabaseDep = Annotated[Database, Depends(get_database)]
+SignerDep = Annotated[Signer, Depends(get_signer)]
+PasswordsDep = Annotated[Passwords, Depends(get_passwords)]
+
+
+def get_session(request: Request, db: DatabaseDep) -> Iterator[Session]:
+    """A session for this request; routes commit what they change before they answer."""
+    write = request.method not in ("GET", "HEAD", "OPTIONS")
+    with db.session(write=write) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def get_now(settings: SettingsDep) -> datetime:
+    return settings.clock()
+
+
+Now = Annotated[datetime, Depends(get_now)]
+
+
+def _user(session: Session, user_id: int | None, epoch: int) -> User | None:
+    if user_id is None:
+        return None
+    user = session.get(User, user_id)
+    if user is None or user.session_epoch != epoch:
+        raise AuthError("your session has ended; log in again")
+    return user
+
+
+# -- the bot API: bearer tokens -----------------------------------------------------------------
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not value.strip():
+        raise AuthError('send the token as "Authorization: Bearer <token>"')
+    return value.strip()
+
+
+def optional_api_user(request: Request, session: SessionDep, signer: SignerDep) -> User | None:
+    token = _bearer(request)
+    if token is None:
+        return None
+    try:
+        user_id, epoch = signer.read_token(token)
+    except TokenError as exc:
+        raise AuthError("your token has expired; log in again" if exc.expired
+                        else "the token is not valid") from None
+    return _user(session, user_id, epoch)
+
+
+OptionalApiUser = Annotated[User | None, Depends(optional_api_user)]
+
+
+def api_user(user: OptionalApiUser) -> User:
+    if user is None:
+        raise AuthError('log in first: send "Authorization: Bearer <token>"')
+    return user
+
+
+ApiUser = Annotated[User, Depends(api_user)]
+
+
+def api_viewer(game_id: str, session: SessionDep, user: ApiUser) -> Viewer:
+    viewer = viewer_for(session, game_id, user)
+    if viewer is None:
+        raise NotFound()
+    return viewer
+
+
+ApiViewer = Annotated[Viewer, Depends(api_viewer)]
+
+
+# -- pages: the signed session cookie -----------------------------------------------------------
+
+
+@dataclass
+class PageSession:
+    """The browser's session: who is logged in (maybe nobody) and the CSRF token."""
+
+    data: SessionData
+    user: User | None
+    expired: bool = False  # the browser came with a cookie that is no longer valid
+
+    @property
+    def csrf(self) -> str:
+        return self.data.csrf
+
+
+def set_session_cookie(request: Request, signer: Signer, data: SessionData) -> None:
+    request.scope[SET_COOKIE_KEY] = signer.cookie(data)
+
+
+def page_session(request: Request, session: SessionDep, signer: SignerDep) -> PageSession:
+    raw = request.cookies.get(COOKIE)
+    expired = False
+    if raw:
+        try:
+            data = signer.read_cookie(raw)
+            return PageSession(data, _user(session, data.user_id, data.epoch))
+        except (TokenError, AuthError):
+            expired = True
+    data = SessionData(None, 0, new_nonce())
+    set_session_cookie(request, signer, data)
+    return PageSession(data, None, expired)
+
+
+PageDep = Annotated[PageSession, Depends(page_session)]
+
+
+def page_viewer(game_id: str, session: SessionDep, page: PageDep) -> Viewer:
+    if page.expired:
+        raise AuthError("your session has expired; log in again or reopen your invitation link")
+    viewer = viewer_for(session, game_id, page.user)
+    if viewer is None:
+        raise NotFound()
+    return viewer
+
+
+PageViewer = Annotated[Viewer, Depends(page_viewer)]
+
+
+async def csrf_protect(request: Request, page: PageDep) -> None:
+    """Refuse a form POST whose ``csrf_token`` field (or ``X-CSRF-Token``) is not ours."""
+    given = request.headers.get("x-csrf-token")
+    if given is None:
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+            try:
+                form = await request.form()
+            except HTTPException:
+                raise
+            except Exception:
+                raise CsrfError() from None
+            value = form.get("csrf_token")
+            given = value if isinstance(value, str) else None
+    if page.expired or not same_token(given, page.csrf):
+        raise CsrfError()
+
+
+Csrf = Annotated[None, Depends(csrf_protect)]

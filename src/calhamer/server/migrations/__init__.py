@@ -1,0 +1,1 @@
+"""Alembic migrations of the web judge's schema, run by ``Database.migrate``."""

@@ -1,0 +1,153 @@
+"""The tables (SQLAlchemy 2 ORM). Their schema is made by the migrations in ``migrations/``.
+
+A game's phases are rows of ``phases``: the position at the start of the phase as a phase
+document, and once processed each order's result. The orders themselves are rows of
+``orders``, one per power and phase, so a player's save touches one row. Times are naive UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Setting(Base):
+    """Server-wide values kept in the database (the session key)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class User(Base):
+    """Someone who plays or runs games. A guest (made by an invitation link) has no password
+    until they choose a user name and password."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str | None] = mapped_column(String(40), unique=True)
+    display_name: Mapped[str] = mapped_column(String(60))
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0)  # bump: log out everywhere
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Game(Base):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # random, public in URLs
+    name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[str] = mapped_column(String(20))
+    press: Mapped[str] = mapped_column(String(10))  # none, public, full
+    movement_minutes: Mapped[int] = mapped_column(Integer)
+    retreat_minutes: Mapped[int] = mapped_column(Integer)
+    adjustment_minutes: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))  # active, paused, finished
+    gm_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    phase_index: Mapped[int] = mapped_column(Integer, default=0)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime)
+    paused_remaining: Mapped[int | None] = mapped_column(Integer)  # seconds left when paused
+    process_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    retry_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    winner: Mapped[str | None] = mapped_column(String(20))
+    end_reason: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.id", lazy="selectin"
+    )
+
+    __table_args__ = (Index("ix_games_due", "status", "deadline"),)
+
+
+class Seat(Base):
+    """One power of one game, and who plays it (nobody until the invitation is used)."""
+
+    __tablename__ = "seats"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(20))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    invite_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship(lazy="joined")
+
+    __table_args__ = (UniqueConstraint("game_id", "power"), Index("ix_seats_user", "user_id"))
+
+
+class PhaseRow(Base):
+    __tablename__ = "phases"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    code: Mapped[str] = mapped_column(String(12))
+    position: Mapped[dict[str, Any]] = mapped_column(JSON)  # a phase document without orders
+    required: Mapped[list[str]] = mapped_column(JSON)  # powers with something to order
+    results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    processed_by: Mapped[str | None] = mapped_column(String(80))
+
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+
+
+class OrderSet(Base):
+    """A power's orders for one phase, as written (bad lines included), and its ready mark."""
+
+    __tablename__ = "orders"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(20))
+    lines: Mapped[list[str]] = mapped_column(JSON)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (UniqueConstraint("phase_id", "power"),)
+
+
+class Message(Base):
+    """Press: from a power (or the gamemaster, ``GM``) to some powers, or to all (empty list)."""
+
+    __tablename__ = "messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(12))
+    sender: Mapped[str] = mapped_column(String(20))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_messages_game", "game_id", "id"),)
+
+
+class Event(Base):
+    """The game log: phases adjudicated (and by which worker), gamemaster actions."""
+
+    __tablename__ = "events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    kind: Mapped[str] = mapped_column(String(20))
+    detail: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_events_game", "game_id", "id"),)

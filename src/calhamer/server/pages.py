@@ -1,0 +1,62 @@
+"""Rendering the HTML pages (Jinja2 templates in ``templates/``, autoescaped)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from importlib.resources import files
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+
+from calhamer.position import Phase
+
+templates = Jinja2Templates(directory=str(files("calhamer.server") / "templates"))
+
+
+def _phase_name(code: str) -> str:
+    try:
+        return Phase.parse(code).name
+    except Exception:
+        return code
+
+
+def _when(value: datetime | None) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _power_title(code: str) -> str:
+    return code.title() if code != "GM" else "Gamemaster"
+
+
+templates.env.filters["phase_name"] = _phase_name
+templates.env.filters["when"] = _when
+templates.env.filters["power"] = _power_title
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200,
+           headers: dict[str, str] | None = None) -> HTMLResponse:
+    """A page; ``context`` should hold ``page`` (the PageSession) when there is one."""
+    page = context.get("page")
+    base = {
+        "user": getattr(page, "user", None),
+        "csrf": getattr(page, "csrf", ""),
+        "now": request.app.state.settings.clock(),
+    }
+    return templates.TemplateResponse(request, name, {**base, **context},
+                                      status_code=status, headers=headers)
+
+
+def render_error(request: Request, status: int, message: str,
+                 headers: dict[str, str] | None = None) -> HTMLResponse:
+    titles = {400: "That did not work", 401: "Please log in again", 403: "Not allowed",
+              404: "Not found", 409: "Not now", 413: "Too large", 422: "That did not work"}
+    return render(request, "error.html",
+                  {"status": status, "title": titles.get(status, "Error"), "message": message},
+                  status=status, headers=headers)
+
+
+def redirect(url: str) -> RedirectResponse:
+    """After a form POST: see the result with a GET (303 See Other)."""
+    return RedirectResponse(url, status_code=303)

@@ -1,0 +1,108 @@
+"""Turn rows into the public models of ``schemas.py``, for one viewer (API and pages alike)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from calhamer.game import OrderCheck
+from calhamer.server import service
+from calhamer.server.config import Settings
+from calhamer.server.models import Game, Message, OrderSet, PhaseRow, User
+from calhamer.server.schemas import (
+    Deadlines,
+    GameGMOut,
+    GameOut,
+    MessageOut,
+    OrderCheckOut,
+    OrdersOut,
+    SeatGMOut,
+    SeatOut,
+    UserOut,
+)
+from calhamer.server.views import Viewer
+
+
+def user_out(user: User) -> UserOut:
+    return UserOut(id=user.id, username=user.username, display_name=user.display_name)
+
+
+def invite_url(base: str, token: str | None) -> str | None:
+    return None if token is None else f"{base}/join/{token}"
+
+
+def base_url(settings: Settings, request_base: str) -> str:
+    return settings.public_url or request_base.rstrip("/")
+
+
+def _power_names(phase: PhaseRow) -> dict[str, str]:
+    board = service.position_of(phase).map
+    return {p.code: p.name for p in board.powers}
+
+
+def game_out(session: Session, viewer: Viewer, phase: PhaseRow | None = None) -> GameOut:
+    game = viewer.game
+    phase = phase or service.current_phase(session, game)
+    names = _power_names(phase)
+    seats = [
+        SeatOut(power=s.power, power_name=names.get(s.power, s.power.title()),
+                player=s.user.display_name if s.user else None)
+        for s in game.seats
+    ]
+    return GameOut(**_game_fields(game, phase), role=viewer.role, power=viewer.power,
+                   seats=seats)
+
+
+def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
+    game = viewer.game
+    assert viewer.is_gm
+    phase = service.current_phase(session, game)
+    names = _power_names(phase)
+    sets = service.order_sets(session, phase)
+    seats = [
+        SeatGMOut(
+            power=s.power, power_name=names.get(s.power, s.power.title()),
+            player=s.user.display_name if s.user else None,
+            invite_token=s.invite_token if s.user_id is None else None,
+            invite_url=invite_url(base, s.invite_token) if s.user_id is None else None,
+            orders_received=bool(sets.get(s.power) and sets[s.power].lines),
+            ready=bool(sets.get(s.power) and sets[s.power].ready),
+        )
+        for s in game.seats
+    ]
+    return GameGMOut(**_game_fields(game, phase), role="gm", power=viewer.power, seats=seats,
+                     last_error=game.last_error)
+
+
+def _game_fields(game: Game, phase: PhaseRow) -> dict[str, object]:
+    return {
+        "id": game.id, "name": game.name, "variant": game.variant, "rules": game.rules,
+        "press": game.press, "status": game.status, "phase": phase.code,
+        "phase_name": _phase_name(phase.code), "deadline": game.deadline,
+        "deadlines": Deadlines(movement=game.movement_minutes, retreat=game.retreat_minutes,
+                               adjustment=game.adjustment_minutes),
+        "winner": game.winner, "end_reason": game.end_reason,
+    }
+
+
+def _phase_name(code: str) -> str:
+    from calhamer.position import Phase
+
+    return Phase.parse(code).name
+
+
+def checks_out(checks: list[OrderCheck]) -> list[OrderCheckOut]:
+    return [OrderCheckOut(line=c.line, text=c.text, canonical=c.canonical, ok=c.ok,
+                          problem=c.problem) for c in checks]
+
+
+def orders_out(game: Game, phase: PhaseRow, orders: OrderSet,
+               checks: list[OrderCheck] | None = None) -> OrdersOut:
+    if checks is None:
+        checks = service.check_lines(game, phase, orders.power, list(orders.lines))
+    return OrdersOut(phase=phase.code, power=orders.power, orders=list(orders.lines),
+                     checks=checks_out(checks), ready=orders.ready, saved_at=orders.updated_at)
+
+
+def message_out(message: Message) -> MessageOut:
+    return MessageOut(id=message.id, phase=message.phase, sender=message.sender,
+                      to=list(message.recipients), body=message.body, at=message.created_at)

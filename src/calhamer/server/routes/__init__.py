@@ -1,0 +1,12 @@
+"""One module per resource, each with an ``api`` router (JSON under /api) and a ``pages``
+router (HTML forms)."""
+
+from __future__ import annotations
+
+from calhamer.server.routes import accounts, games, orders, phases, press, seats
+
+ROUTERS = [
+    router
+    for module in (accounts, games, seats, orders, phases, press)
+    for router in (module.api, module.pages)
+]

@@ -1,0 +1,194 @@
+"""Games: create, list, view, and the gamemaster's controls."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
+from pydantic import ValidationError
+
+from calhamer.report import position_report
+from calhamer.rules import EDITIONS
+from calhamer.server import present, service
+from calhamer.server.deps import (
+    ApiUser,
+    ApiViewer,
+    Csrf,
+    Now,
+    PageDep,
+    PageViewer,
+    SessionDep,
+    SettingsDep,
+    SignerDep,
+)
+from calhamer.server.pages import redirect, render
+from calhamer.server.routes.accounts import guest, log_in_browser
+from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
+from calhamer.server.views import Viewer, viewer_for
+from calhamer.variants import VARIANTS
+
+api = APIRouter(prefix="/api/games", tags=["games"])
+pages = APIRouter(include_in_schema=False)
+
+
+def _create(session, user, body: GameIn, now):  # type: ignore[no-untyped-def]
+    return service.create_game(
+        session, gm=user, name=body.name, variant=body.variant, rules=body.rules,
+        press=body.press, movement_minutes=body.deadlines.movement,
+        retreat_minutes=body.deadlines.retreat, adjustment_minutes=body.deadlines.adjustment,
+        now=now,
+    )
+
+
+def _wake_worker(request: Request) -> None:
+    worker = request.app.state.worker
+    if worker is not None:
+        worker.wakeup.set()
+
+
+# -- API ------------------------------------------------------------------------------------------
+
+
+@api.post("", response_model=GameGMOut, status_code=201, summary="Create a game (you are its GM)")
+def api_create(body: GameIn, request: Request, session: SessionDep, user: ApiUser, now: Now,
+               settings: SettingsDep) -> GameGMOut:
+    game = _create(session, user, body, now)
+    session.commit()
+    viewer = Viewer(user, game, True, None)
+    return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
+
+
+@api.get("", response_model=list[GameOut], summary="The games you run or play")
+def api_list(session: SessionDep, user: ApiUser) -> list[GameOut]:
+    out = []
+    for game in service.games_of(session, user):
+        viewer = viewer_for(session, game.id, user)
+        if viewer is not None:
+            out.append(present.game_out(session, viewer))
+    return out
+
+
+@api.get("/{game_id}", response_model=ViewOut, summary="Your view of the game now")
+def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
+    phase = service.current_phase(session, viewer.game)
+    orders = {
+        power: present.orders_out(viewer.game, phase, o)
+        for power, o in service.visible_orders(session, viewer, phase).items()
+    }
+    last = None
+    if phase.index > 0:
+        last = service.phases_of(session, viewer.game)[phase.index - 1].code
+    return ViewOut(game=present.game_out(session, viewer, phase), position=phase.position,
+                   orders=orders, last_phase=last)
+
+
+@api.get("/{game_id}/admin", response_model=GameGMOut,
+         summary="The gamemaster's view: seats, invitations, who has ordered")
+def api_admin(viewer: ApiViewer, session: SessionDep, request: Request,
+              settings: SettingsDep) -> GameGMOut:
+    if not viewer.is_gm:
+        raise service.NotFound()
+    return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
+
+
+@api.post("/{game_id}/control", response_model=GameGMOut,
+          summary="Gamemaster: pause, resume, extend, process now, end")
+def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request: Request,
+                now: Now, settings: SettingsDep) -> GameGMOut:
+    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now)
+    session.commit()
+    _wake_worker(request)
+    return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+def _choices() -> dict[str, object]:
+    return {"variants": [(v.name, v.title) for v in VARIANTS], "editions": list(EDITIONS),
+            "defaults": Deadlines()}
+
+
+@pages.get("/")
+def home(request: Request, page: PageDep, session: SessionDep) -> Response:
+    games = []
+    if page.user is not None:
+        for game in service.games_of(session, page.user):
+            viewer = viewer_for(session, game.id, page.user)
+            if viewer is not None:
+                games.append(present.game_out(session, viewer))
+    return render(request, "home.html", {"page": page, "games": games, **_choices()})
+
+
+@pages.post("/games")
+def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer: SignerDep,
+           now: Now, name: Annotated[str, Form()] = "",
+           variant: Annotated[str, Form()] = "standard", rules: Annotated[str, Form()] = "",
+           press: Annotated[str, Form()] = "full",
+           movement: Annotated[str, Form()] = "1440", retreat: Annotated[str, Form()] = "720",
+           adjustment: Annotated[str, Form()] = "720",
+           gm_name: Annotated[str, Form()] = "") -> Response:
+    try:
+        body = GameIn(name=name, variant=variant, rules=rules or None, press=press,
+                      deadlines={"movement": movement or 0, "retreat": retreat or 0,
+                                 "adjustment": adjustment or 0})
+        gm_name = gm_name.strip()[:60].replace("\x00", "")
+        user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
+        game = _create(session, user, body, now)
+    except (ValidationError, service.Invalid) as exc:
+        message = str(exc) if isinstance(exc, service.Invalid) else "; ".join(
+            f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
+        return render(request, "home.html", {"page": page, "games": [], "error": message,
+                                             **_choices()}, status=400)
+    session.commit()
+    if page.user is None:
+        log_in_browser(request, signer, user)
+    return redirect(f"/games/{game.id}")
+
+
+@pages.get("/games/{game_id}")
+def game_page(request: Request, viewer: PageViewer, page: PageDep, session: SessionDep,
+              settings: SettingsDep) -> Response:
+    game = viewer.game
+    phase = service.current_phase(session, game)
+    position = service.position_of(phase)
+    mine = service.own_orders(session, viewer, phase)
+    checks = (service.check_lines(game, phase, viewer.power, list(mine.lines))
+              if mine is not None and viewer.power else [])
+    context: dict[str, object] = {
+        "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
+        "phase": phase, "board": position_report(position), "orders": mine, "checks": checks,
+        "my_units": sorted(_units_of(position, viewer.power)) if viewer.power else [],
+        "messages": service.messages_for(session, viewer),
+        "powers": [(p.code, p.name) for p in position.map.powers],
+        "last": None,
+    }
+    if phase.index > 0:
+        previous = service.phases_of(session, game)[phase.index - 1]
+        context["last"] = service.phase_result(session, viewer, previous)
+    if viewer.is_gm:
+        base = present.base_url(settings, str(request.base_url))
+        context["admin"] = present.game_gm_out(session, viewer, base)
+        context["all_orders"] = service.visible_orders(session, viewer, phase)
+        context["events"] = service.events_of(session, game)[-30:]
+    return render(request, "game.html", context)
+
+
+def _units_of(position, power):  # type: ignore[no-untyped-def]
+    from calhamer.notation import format_unit
+
+    return [format_unit(position.map, u) for u in position.units_of(power)]
+
+
+@pages.post("/games/{game_id}/control")
+def control(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, now: Now,
+            action: Annotated[str, Form()] = "",
+            minutes: Annotated[str, Form()] = "") -> Response:
+    try:
+        amount = int(minutes) if minutes.strip() else None
+    except ValueError:
+        raise service.Invalid("minutes must be a whole number") from None
+    service.control(session, viewer=viewer, action=action, minutes=amount, now=now)
+    session.commit()
+    _wake_worker(request)
+    return redirect(f"/games/{viewer.game.id}")

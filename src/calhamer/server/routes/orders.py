@@ -1,0 +1,112 @@
+"""Orders: check, save and mark ready. A save is committed before its answer is sent."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
+from pydantic import BaseModel, Field
+
+from calhamer.server import present, service
+from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
+from calhamer.server.pages import redirect
+from calhamer.server.schemas import OrderCheckOut, OrderLine, OrdersIn, OrdersOut, ReadyIn
+from calhamer.server.views import Viewer
+
+api = APIRouter(prefix="/api/games/{game_id}", tags=["orders"])
+pages = APIRouter(include_in_schema=False)
+
+
+class CheckIn(BaseModel):
+    orders: Annotated[list[OrderLine], Field(max_length=200)]
+
+
+def _check(session, viewer: Viewer, lines: list[str]) -> list[OrderCheckOut]:  # type: ignore[no-untyped-def]
+    if viewer.power is None:
+        raise service.NotFound()
+    phase = service.current_phase(session, viewer.game)
+    given = service.split_lines(lines)
+    return present.checks_out(service.check_lines(viewer.game, phase, viewer.power, given))
+
+
+def _wake_if_requested(request: Request, viewer: Viewer) -> None:
+    worker = request.app.state.worker
+    if worker is not None and viewer.game.process_requested:
+        worker.wakeup.set()
+
+
+def _too_many(lines: list[str], limit: int) -> None:
+    if len(lines) > limit:
+        raise service.Invalid(f"at most {limit} order lines are taken at once")
+
+
+# -- API ------------------------------------------------------------------------------------------
+
+
+@api.get("/orders", response_model=dict[str, OrdersOut],
+         summary="The current phase's orders you may read (yours; all for the GM)")
+def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
+    phase = service.current_phase(session, viewer.game)
+    return {power: present.orders_out(viewer.game, phase, o)
+            for power, o in service.visible_orders(session, viewer, phase).items()}
+
+
+@api.put("/orders", response_model=OrdersOut,
+         summary="Replace your orders for the current phase",
+         description="Each line is checked (canonical form, or the problem and a suggestion). "
+         "Every line is stored as written, bad ones included. `phase` must be the current "
+         "phase (409 otherwise); the answer comes after the orders are committed.")
+def api_save(body: OrdersIn, viewer: ApiViewer, session: SessionDep, request: Request,
+             now: Now, settings: SettingsDep) -> OrdersOut:
+    _too_many(body.orders, settings.max_order_lines)
+    orders, checks = service.save_orders(session, viewer=viewer, phase_code=body.phase,
+                                         lines=body.orders, ready=body.ready, now=now)
+    session.commit()
+    _wake_if_requested(request, viewer)
+    phase = service.current_phase(session, viewer.game)
+    return present.orders_out(viewer.game, phase, orders, checks)
+
+
+@api.post("/orders/check", response_model=list[OrderCheckOut],
+          summary="Check order lines without saving them")
+def api_check(body: CheckIn, viewer: ApiViewer, session: SessionDep) -> list[OrderCheckOut]:
+    return _check(session, viewer, body.orders)
+
+
+@api.post("/ready", response_model=OrdersOut, summary="Mark yourself ready (or not)")
+def api_ready(body: ReadyIn, viewer: ApiViewer, session: SessionDep, request: Request,
+              now: Now) -> OrdersOut:
+    orders = service.set_ready(session, viewer=viewer, phase_code=body.phase, ready=body.ready,
+                               now=now)
+    session.commit()
+    _wake_if_requested(request, viewer)
+    return present.orders_out(viewer.game, service.current_phase(session, viewer.game), orders)
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+@pages.post("/games/{game_id}/orders")
+def save(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, now: Now,
+         settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
+         orders: Annotated[str, Form()] = "",
+         action: Annotated[str, Form()] = "save") -> Response:
+    lines = orders.replace("\x00", "").splitlines()
+    _too_many(lines, settings.max_order_lines)
+    if any(len(line) > 500 for line in lines):
+        raise service.Invalid("an order line is longer than 500 characters")
+    ready = {"ready": True, "unready": False}.get(action)
+    if action == "unready":
+        service.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
+    else:
+        service.save_orders(session, viewer=viewer, phase_code=phase, lines=lines, ready=ready,
+                            now=now)
+    session.commit()
+    _wake_if_requested(request, viewer)
+    return redirect(f"/games/{viewer.game.id}?saved={action}#orders")
+
+
+@pages.post("/games/{game_id}/orders/check")
+def check(body: CheckIn, viewer: PageViewer, _: Csrf,
+          session: SessionDep) -> list[OrderCheckOut]:
+    return _check(session, viewer, body.orders)

@@ -1,0 +1,67 @@
+"""Phases: the history, each adjudicated phase's results, and any phase as phase JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from calhamer.game import dumps_pretty
+from calhamer.position import Phase
+from calhamer.server import service
+from calhamer.server.deps import ApiViewer, PageDep, PageViewer, SessionDep
+from calhamer.server.pages import render
+from calhamer.server.schemas import PhaseOut, PhaseResultOut
+
+api = APIRouter(prefix="/api/games/{game_id}/phases", tags=["phases"])
+pages = APIRouter(include_in_schema=False)
+
+
+def _history(session, viewer) -> list[PhaseOut]:  # type: ignore[no-untyped-def]
+    return [PhaseOut(index=p.index, phase=p.code, name=Phase.parse(p.code).name,
+                     adjudicated=p.results is not None)
+            for p in service.phases_of(session, viewer.game)]
+
+
+@api.get("", response_model=list[PhaseOut], summary="Every phase so far, oldest first")
+def api_history(viewer: ApiViewer, session: SessionDep) -> list[PhaseOut]:
+    return _history(session, viewer)
+
+
+@api.get("/{code}", response_model=PhaseResultOut,
+         summary="An adjudicated phase: the report, every order and its result")
+def api_result(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
+    return service.phase_result(session, viewer, service.find_phase(session, viewer.game, code))
+
+
+@api.get("/{code}/document", summary="A phase as a phase document (docs/formats.md)",
+         description="With the orders you may read: all of an adjudicated phase; only yours "
+         "for the current phase (the GM gets all).")
+def api_document(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
+    return service.phase_document(session, viewer, service.find_phase(session, viewer.game, code))
+
+
+@pages.get("/games/{game_id}/phases")
+def history(request: Request, viewer: PageViewer, page: PageDep,
+            session: SessionDep) -> Response:
+    return render(request, "phases.html", {"page": page, "viewer": viewer,
+                                           "phases": _history(session, viewer)})
+
+
+@pages.get("/games/{game_id}/phases/{code}")
+def result(code: str, request: Request, viewer: PageViewer, page: PageDep,
+           session: SessionDep) -> Response:
+    phase = service.find_phase(session, viewer.game, code)
+    return render(request, "phase.html", {
+        "page": page, "viewer": viewer, "phase": phase,
+        "result": service.phase_result(session, viewer, phase),
+    })
+
+
+@pages.get("/games/{game_id}/phases/{code}/export")
+def export(code: str, viewer: PageViewer, session: SessionDep) -> Response:
+    phase = service.find_phase(session, viewer.game, code)
+    doc = service.phase_document(session, viewer, phase)
+    name = f"{viewer.game.id}-{phase.code}.json"
+    return Response(dumps_pretty(doc) + "\n", media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,42 @@
+"""Press: messages between powers and to all, as the game's press setting allows."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Response
+
+from calhamer.server import present, service
+from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
+from calhamer.server.pages import redirect
+from calhamer.server.schemas import MessageIn, MessageOut
+
+api = APIRouter(prefix="/api/games/{game_id}/messages", tags=["press"])
+pages = APIRouter(include_in_schema=False)
+
+
+@api.get("", response_model=list[MessageOut], summary="The messages you may read")
+def api_messages(viewer: ApiViewer, session: SessionDep) -> list[MessageOut]:
+    return [present.message_out(m) for m in service.messages_for(session, viewer)]
+
+
+@api.post("", response_model=MessageOut, status_code=201,
+          summary="Send a message (to: powers, or empty for all)")
+def api_send(body: MessageIn, viewer: ApiViewer, session: SessionDep, now: Now) -> MessageOut:
+    message = service.send_message(session, viewer=viewer, recipients=body.to, body=body.body,
+                                   now=now)
+    session.commit()
+    return present.message_out(message)
+
+
+@pages.post("/games/{game_id}/messages")
+def send(viewer: PageViewer, _: Csrf, session: SessionDep, now: Now, settings: SettingsDep,
+         body: Annotated[str, Form()] = "",
+         to: Annotated[list[str] | None, Form()] = None) -> Response:
+    if len(body) > settings.max_message_chars:
+        raise service.Invalid(f"a message may be at most {settings.max_message_chars} characters")
+    recipients = [t for t in (to or []) if t and t.upper() != "ALL"]
+    service.send_message(session, viewer=viewer, recipients=recipients,
+                         body=body.replace("\x00", ""), now=now)
+    session.commit()
+    return redirect(f"/games/{viewer.game.id}#press")

@@ -1,0 +1,226 @@
+"""The JSON API's models: what comes in (``...In``) and what goes out (``...Out``).
+
+Every API route declares its ``response_model``, so a field leaves the server only if the
+public model names it (invitation tokens are only in :class:`GameGMOut`, which only the
+gamemaster gets). Incoming text is bounded and may not hold NUL characters.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("text may not contain NUL characters")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+Name = Annotated[str, Field(max_length=60), AfterValidator(_no_nul)]
+OrderLine = Annotated[str, Field(max_length=500), AfterValidator(_no_nul)]
+Minutes = Annotated[int, Field(ge=0, le=60 * 24 * 60)]  # up to 60 days; 0: no deadline
+
+
+def _utc(value: datetime | None) -> str | None:
+    return None if value is None else value.replace(tzinfo=UTC).isoformat()
+
+
+UtcTime = Annotated[datetime | None, PlainSerializer(_utc, return_type=str | None)]
+
+
+class In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- accounts -------------------------------------------------------------------------------------
+
+
+class SignupIn(In):
+    username: Annotated[str, Field(min_length=2, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
+    password: Annotated[str, Field(min_length=8, max_length=200), AfterValidator(_no_nul)]
+    display_name: Name | None = None
+
+
+class LoginIn(In):
+    username: Annotated[str, Field(max_length=40), AfterValidator(_no_nul)]
+    password: Annotated[str, Field(max_length=200), AfterValidator(_no_nul)]
+
+
+class UserOut(BaseModel):
+    id: int
+    username: str | None
+    display_name: str
+
+
+class TokenOut(BaseModel):
+    token: str
+    token_type: Literal["bearer"] = "bearer"
+    expires_in: int
+    user: UserOut
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+class Deadlines(BaseModel):
+    """Minutes each phase type lasts; 0 means no deadline (it waits for everyone's ready)."""
+
+    movement: Minutes = 24 * 60
+    retreat: Minutes = 12 * 60
+    adjustment: Minutes = 12 * 60
+
+
+class GameIn(In):
+    name: Annotated[str, Field(max_length=80), AfterValidator(_no_nul)] = ""
+    variant: Annotated[str, Field(max_length=40)] = "standard"
+    rules: Annotated[str | None, Field(max_length=20)] = None
+    press: Literal["none", "public", "full"] = "full"
+    deadlines: Deadlines = Deadlines()
+
+
+class SeatOut(BaseModel):
+    power: str
+    power_name: str
+    player: str | None  # the player's display name; None while the power is free
+
+
+class SeatGMOut(SeatOut):
+    invite_url: str | None
+    invite_token: str | None
+    orders_received: bool
+    ready: bool
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    variant: str
+    rules: str
+    press: str
+    status: str
+    phase: str
+    phase_name: str
+    deadline: UtcTime
+    deadlines: Deadlines
+    winner: str | None
+    end_reason: str | None
+    role: Literal["gm", "player"]
+    power: str | None  # the power you play here
+    seats: list[SeatOut]
+
+
+class GameGMOut(GameOut):
+    seats: list[SeatGMOut]  # type: ignore[assignment]
+    last_error: str | None
+
+
+class JoinIn(In):
+    invite: Annotated[str, Field(max_length=64)]
+    name: Name | None = None
+
+
+class JoinOut(BaseModel):
+    game_id: str
+    power: str
+    token: str  # a bearer token for the API, for the user who joined
+    user: UserOut
+
+
+# -- orders ---------------------------------------------------------------------------------------
+
+
+class OrderCheckOut(BaseModel):
+    line: int
+    text: str
+    canonical: str
+    ok: bool
+    problem: str | None
+
+
+class OrdersIn(In):
+    phase: Annotated[str, Field(max_length=12)]
+    orders: Annotated[list[OrderLine], Field(max_length=200)]
+    ready: bool | None = None
+
+
+class ReadyIn(In):
+    phase: Annotated[str, Field(max_length=12)]
+    ready: bool = True
+
+
+class OrdersOut(BaseModel):
+    phase: str
+    power: str
+    orders: list[str]
+    checks: list[OrderCheckOut]
+    ready: bool
+    saved_at: UtcTime
+
+
+class ViewOut(BaseModel):
+    """What a player (or the gamemaster) sees of the game now."""
+
+    game: GameOut
+    position: dict[str, Any]  # the current phase as a phase document, without orders
+    orders: dict[str, OrdersOut]  # the orders you may read for the current phase
+    last_phase: str | None  # the latest adjudicated phase, if any
+
+
+# -- phases ---------------------------------------------------------------------------------------
+
+
+class PhaseOut(BaseModel):
+    index: int
+    phase: str
+    name: str
+    adjudicated: bool
+
+
+class ResultOut(BaseModel):
+    order: str
+    canonical: str
+    result: str
+    reason: str
+
+
+class PhaseResultOut(BaseModel):
+    phase: str
+    name: str
+    report: str
+    orders: dict[str, list[str]]
+    results: dict[str, list[ResultOut]]
+    next: str
+    processed_at: UtcTime
+
+
+# -- press ----------------------------------------------------------------------------------------
+
+
+class MessageIn(In):
+    to: Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=40)] = []
+    body: Annotated[str, Field(min_length=1, max_length=5000), AfterValidator(_no_nul)]
+
+
+class MessageOut(BaseModel):
+    id: int
+    phase: str
+    sender: str
+    to: list[str]  # empty: to all powers
+    body: str
+    at: UtcTime
+
+
+# -- the gamemaster -------------------------------------------------------------------------------
+
+
+class ControlIn(In):
+    action: Literal["pause", "resume", "extend", "process", "end"]
+    minutes: Annotated[int | None, Field(ge=1, le=60 * 24 * 60)] = None
+
+
+class ErrorOut(BaseModel):
+    detail: str

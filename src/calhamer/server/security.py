@@ -1,0 +1,118 @@
+"""Passwords, signed session tokens and CSRF tokens.
+
+A browser holds one signed cookie: ``{"u": user id or None, "e": the user's session epoch,
+"c": a random CSRF nonce}``. Every form carries the nonce and a POST is refused unless it
+matches the cookie's. Bots send ``Authorization: Bearer <token>``, a token signed with another
+salt, so a cookie is never accepted as a bearer token or the other way round. Both expire
+after ``Settings.session_max_age`` seconds; logging out everywhere bumps the epoch.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+
+COOKIE = "calhamer_session"
+
+
+class TokenError(Exception):
+    """A session cookie or API token that is expired (``expired``) or not ours."""
+
+    def __init__(self, expired: bool) -> None:
+        super().__init__("expired" if expired else "invalid")
+        self.expired = expired
+
+
+@dataclass
+class SessionData:
+    user_id: int | None
+    epoch: int
+    csrf: str
+
+    def dump(self) -> dict[str, Any]:
+        return {"u": self.user_id, "e": self.epoch, "c": self.csrf}
+
+
+def new_nonce() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Signer:
+    """Signs and reads session cookies and API tokens, timed by ``clock`` (naive UTC)."""
+
+    def __init__(self, secret: str, max_age: int, clock: Callable[[], datetime]) -> None:
+        self.max_age = max_age
+
+        class ClockedSigner(TimestampSigner):
+            def get_timestamp(self) -> int:
+                return int(clock().replace(tzinfo=UTC).timestamp())
+
+        self._cookie = URLSafeTimedSerializer(secret, salt="calhamer-session",
+                                              signer=ClockedSigner)
+        self._bearer = URLSafeTimedSerializer(secret, salt="calhamer-api-token",
+                                              signer=ClockedSigner)
+
+    def cookie(self, data: SessionData) -> str:
+        return self._cookie.dumps(data.dump())
+
+    def read_cookie(self, value: str) -> SessionData:
+        payload = _loads(self._cookie, value, self.max_age)
+        try:
+            user = payload["u"]
+            return SessionData(None if user is None else int(user), int(payload["e"]),
+                               str(payload["c"]))
+        except (KeyError, TypeError, ValueError):
+            raise TokenError(expired=False) from None
+
+    def token(self, user_id: int, epoch: int) -> str:
+        return self._bearer.dumps({"u": user_id, "e": epoch})
+
+    def read_token(self, value: str) -> tuple[int, int]:
+        payload = _loads(self._bearer, value, self.max_age)
+        try:
+            return int(payload["u"]), int(payload["e"])
+        except (KeyError, TypeError, ValueError):
+            raise TokenError(expired=False) from None
+
+
+def _loads(serializer: URLSafeTimedSerializer, value: str, max_age: int) -> Any:
+    try:
+        payload = serializer.loads(value, max_age=max_age)
+    except SignatureExpired:
+        raise TokenError(expired=True) from None
+    except (BadSignature, ValueError, UnicodeError):
+        raise TokenError(expired=False) from None
+    if not isinstance(payload, dict):
+        raise TokenError(expired=False)
+    return payload
+
+
+def same_token(given: str | None, expected: str) -> bool:
+    return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
+
+
+class Passwords:
+    """argon2id, the memory-hard hash."""
+
+    def __init__(self, time_cost: int, memory_kib: int) -> None:
+        self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
+
+    def hash(self, password: str) -> str:
+        return self._hasher.hash(password)
+
+    def verify(self, stored: str | None, password: str) -> bool:
+        if not stored:
+            self._hasher.hash(password)  # the same work either way: no timing hint
+            return False
+        try:
+            return self._hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False

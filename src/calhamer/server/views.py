@@ -1,0 +1,46 @@
+"""Who is looking: the only road from a game's truth to a person.
+
+:func:`viewer_for` answers ``None`` for a game that does not exist and for one the user has
+no part in alike, and the routes turn both into the same 404. Every player-facing answer is
+built from a :class:`Viewer`; what a viewer may read is decided in ``service.py`` by
+``visible_orders``, ``messages_for`` and ``phase_result``, all of which take one. For the
+standard game a player sees the whole board, their own orders before adjudication and
+everyone's after; the gamemaster sees everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from calhamer.server.models import Game, Seat, User
+
+
+@dataclass(frozen=True)
+class Viewer:
+    user: User
+    game: Game
+    is_gm: bool
+    power: str | None  # the power the user plays in this game, if any
+
+    @property
+    def role(self) -> str:
+        return "gm" if self.is_gm else "player"
+
+
+def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | None:
+    """The user's standing in the game, or None when the game is unknown or not theirs."""
+    if user is None or not game_id or len(game_id) > 16:
+        return None
+    game = session.get(Game, game_id)
+    if game is None:
+        return None
+    power = session.scalar(
+        select(Seat.power).where(Seat.game_id == game.id, Seat.user_id == user.id)
+    )
+    is_gm = game.gm_id == user.id
+    if not is_gm and power is None:
+        return None
+    return Viewer(user, game, is_gm, power)

@@ -1,0 +1,92 @@
+"""Workers: claim due phases and adjudicate each exactly once.
+
+A worker repeatedly opens a writing transaction, claims one due game with
+``SELECT ... FOR UPDATE SKIP LOCKED`` (PostgreSQL; on SQLite the transaction holds the
+database's write lock), adjudicates its current phase and commits. Another worker skips a
+claimed game, and once the claim commits the game is no longer due, so each phase is
+adjudicated once. A worker that dies mid-way (even by SIGKILL) never commits: the database
+rolls the transaction back and the phase is claimed again on the next round.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from datetime import timedelta
+
+from calhamer.server.config import Settings
+from calhamer.server.db import Database
+from calhamer.server.service import adjudicate_phase, due_games
+
+logger = logging.getLogger("calhamer.worker")
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.current_thread().name}"[:80]
+
+
+def process_one(db: Database, settings: Settings, name: str | None = None) -> str | None:
+    """Adjudicate one due phase; return ``"<game> <phase>"``, or None when nothing is due."""
+    name = name or worker_name()
+    now = settings.clock()
+    with db.transaction() as session:
+        game = session.scalars(due_games(now)).first()
+        if game is None:
+            return None
+        game_id = game.id
+        try:
+            with session.begin_nested():
+                phase = adjudicate_phase(session, game, now=now, worker=name,
+                                         pause=settings.worker_pause_in_transaction)
+        except Exception as exc:  # a bug in adjudication: park the game and say why
+            logger.exception("adjudicating game %s failed", game_id)
+            game.retry_at = now + timedelta(seconds=settings.worker_retry_seconds)
+            game.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            return f"{game_id} failed"
+        return f"{game_id} {phase.code}"
+
+
+def process_due(db: Database, settings: Settings, name: str | None = None,
+                limit: int | None = None) -> list[str]:
+    """Adjudicate due phases until none is due (or ``limit`` were); return what was done."""
+    done: list[str] = []
+    while limit is None or len(done) < limit:
+        result = process_one(db, settings, name)
+        if result is None:
+            break
+        done.append(result)
+    return done
+
+
+class Worker:
+    """The loop of ``calhamer worker``, also run as a thread inside ``calhamer serve``."""
+
+    def __init__(self, db: Database, settings: Settings, name: str | None = None) -> None:
+        self.db = db
+        self.settings = settings
+        self.name = name
+        self.stopping = threading.Event()
+        self.wakeup = threading.Event()  # set it to look for due phases at once
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                for done in process_due(self.db, self.settings, self.name):
+                    logger.info("adjudicated %s", done)
+            except Exception:  # the database went away: log it and try again later
+                logger.exception("worker round failed")
+            self.wakeup.wait(self.settings.worker_poll_seconds)
+            self.wakeup.clear()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="calhamer-worker", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.stopping.set()
+        self.wakeup.set()
+        if self._thread is not None:
+            self._thread.join(timeout)

@@ -1,0 +1,213 @@
+"""What each power may see: the machinery for hidden information.
+
+An adjudication (:class:`~calhamer.results.PhaseOutcome`) is the whole truth. A
+:class:`PowerView` is what one power is allowed to learn of it: the order results it may read,
+the dislodgements it may know of, the position that follows as that power knows it, and any
+further facts in words (:class:`Note`: an espionage report, a centre chart). Reports, the phase
+JSON and the web judge take a view wherever they would take the truth, so a player is only ever
+shown a view.
+
+The variant decides (:meth:`calhamer.variants.Variant.power_view`): in the standard game a
+power's view is everything there is, after adjudication. A variant that hides information
+(Kriegsplomacy) builds its views from the position, the orders and the outcome, and also says
+what a power knows *before* adjudicating (:func:`known_position`), which is what its orders
+are read and checked against, so that no error message tells a player more than the rules do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from calhamer.errors import CalhamerError
+from calhamer.position import Dislodged, Phase, Position
+from calhamer.results import OrderResult, PhaseOutcome
+
+if TYPE_CHECKING:
+    from calhamer.game import Game
+    from calhamer.rules import Rules
+
+# A result a power is not told (whether its support was given, in Kriegsplomacy).
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Note:
+    """Facts a view tells in words: a heading and one line per fact."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "lines": list(self.lines)}
+
+
+@dataclass
+class PowerView:
+    """What ``power`` may know after one phase (``power`` None: the gamemaster, who sees all).
+
+    ``before`` and ``next`` are the phase adjudicated and the one that follows, each holding
+    only what this power may know of them; ``results`` are the order results it may read, by
+    power; ``complete`` says whether the view is the whole truth.
+    """
+
+    power: str | None
+    before: Position
+    next: Position
+    results: dict[str, list[OrderResult]]
+    dislodged: tuple[Dislodged, ...] = ()
+    notes: tuple[Note, ...] = ()
+    complete: bool = True
+    counts: dict[str, int] | None = field(default=None)  # centre counts it is told, if any
+
+    @property
+    def phase(self) -> Phase:
+        return self.before.phase
+
+    def to_json(self, rules: str | None = None) -> dict[str, Any]:
+        """The view as a JSON object (the shape is in ``docs/formats.md``)."""
+        from calhamer.formats import position_to_json
+
+        m = self.before.map
+        variant = _variant(self.before)
+        order = [p for p in m.power_codes if p in self.results]
+        order += sorted(p for p in self.results if p not in order)
+        doc: dict[str, Any] = {
+            "power": self.power,
+            "phase": self.before.phase.code,
+            "complete": self.complete,
+            "results": {p: [r.to_json() for r in self.results[p]] for p in order},
+            "dislodged": [variant.format_unit(m, d.unit) for d in self.dislodged],
+        }
+        if self.notes:
+            doc["notes"] = [n.to_json() for n in self.notes]
+        if self.counts is not None:
+            doc["centre_counts"] = dict(self.counts)
+        doc["next"] = position_to_json(self.next, rules)
+        return doc
+
+
+def _variant(position: Position):  # noqa: ANN202 - the Variant type would be a circular import
+    from calhamer.variants import find_variant
+
+    return find_variant(position.variant)
+
+
+def _power_code(position: Position, power: str) -> str:
+    code = position.map.find_power(power)
+    if code is None or position.map.is_minor(code):
+        known = ", ".join(position.map.power_codes)
+        raise CalhamerError(f"{power!r} is not a power of this game; the powers are {known}")
+    return code
+
+
+# -- the views ----------------------------------------------------------------------------------
+
+
+def full_view(outcome: PhaseOutcome, power: str | None) -> PowerView:
+    """Everything there is to know of ``outcome``: every power's view in the standard game."""
+    return PowerView(
+        power,
+        outcome.before,
+        outcome.next,
+        dict(outcome.results),
+        tuple(outcome.dislodged),
+        (),
+        True,
+        outcome.next.center_counts(),
+    )
+
+
+def power_view(outcome: PhaseOutcome, power: str) -> PowerView:
+    """What ``power`` may see of an adjudicated phase.
+
+    ``outcome`` must come from :func:`calhamer.phases.adjudicate` (a variant with hidden
+    information reads the adjudicator's decisions from it); an outcome rebuilt from a game
+    file has none, so use :func:`game_views` for recorded phases.
+    """
+    return _variant(outcome.before).power_view(outcome, _power_code(outcome.before, power))
+
+
+def gamemaster_view(outcome: PhaseOutcome) -> PowerView:
+    """The gamemaster's view: the whole truth, in the variant's notation."""
+    return _variant(outcome.before).power_view(outcome, None)
+
+
+def viewers(outcome: PhaseOutcome) -> list[str]:
+    """The powers that receive a view of ``outcome``: those in the game before or after it."""
+    alive = set(outcome.before.powers()) | set(outcome.next.powers())
+    return [p for p in outcome.before.map.power_codes if p in alive]
+
+
+def power_views(outcome: PhaseOutcome) -> dict[str, PowerView]:
+    """Every power's view of an adjudicated phase, in the map's order of powers."""
+    variant = _variant(outcome.before)
+    return {p: variant.power_view(outcome, p) for p in viewers(outcome)}
+
+
+def hides_information(position: Position) -> bool:
+    """Whether the variant of ``position`` shows the powers less than the whole truth."""
+    return bool(_variant(position).hidden_information)
+
+
+def known_position(position: Position, power: str | None) -> Position:
+    """What ``power`` knows of ``position`` before it is adjudicated (None: the truth)."""
+    if power is None:
+        return position
+    return _variant(position).known_position(position, _power_code(position, power))
+
+
+# -- recorded games -------------------------------------------------------------------------------
+
+
+def game_outcome(game: Game, code: str | None = None) -> PhaseOutcome:
+    """Phase ``code`` of a game (default: the last one processed), adjudicated again.
+
+    Adjudication is deterministic, so this is the outcome the game recorded, with the
+    adjudicator's decisions that views are built from.
+    """
+    from calhamer.errors import PhaseError
+    from calhamer.formats import position_from_json
+    from calhamer.phases import adjudicate
+
+    phases = game.phases
+    if code is None:
+        if len(phases) < 2:
+            raise PhaseError("no phase of this game has been processed yet")
+        code = phases[-2]
+    record = game.record(code)
+    if record.results is None:
+        raise PhaseError(f"phase {record.phase} has not been processed yet")
+    position, orders, rules = position_from_json(game.phase_document(record.phase))
+    return adjudicate(position, _order_lines(orders), rules)
+
+
+def _order_lines(orders: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {
+        p: [t for t in lines if t.strip() and not t.lstrip().startswith("#")]
+        for p, lines in orders.items()
+    }
+
+
+def game_view(game: Game, power: str, code: str | None = None) -> PowerView:
+    """``power``'s view of phase ``code`` of a game (default: the last one processed)."""
+    return power_view(game_outcome(game, code), power)
+
+
+def game_views(game: Game, code: str | None = None) -> dict[str, PowerView]:
+    """Every power's view of phase ``code`` of a game (default: the last one processed)."""
+    return power_views(game_outcome(game, code))
+
+
+def history_views(game: Game, power: str) -> Iterable[PowerView]:
+    """``power``'s view of every processed phase of a game, oldest first."""
+    for code in game.phases[:-1]:
+        yield game_view(game, power, code)
+
+
+def rules_of(rules: Rules | str | None) -> str | None:
+    """The name of an edition, for documents."""
+    if rules is None or isinstance(rules, str):
+        return rules
+    return rules.name

@@ -1,0 +1,252 @@
+"""Authority: every route tried as every role; hidden answers exactly like nonexistent.
+
+Roles: the gamemaster, player A (France), player B (Germany), an outsider with an account,
+and an anonymous caller. Every route of the app must appear in ``RULES`` below, so a new
+route cannot ship without saying who may use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from conftest import Clock, Judge, empty_tables, make_settings
+
+from calhamer.server.app import create_app
+from calhamer.server.routes import ROUTERS
+from calhamer.server.security import COOKIE, SessionData
+
+ROLES = ("gm", "a", "b", "outsider", "anonymous")
+MEMBERS = {"gm", "a", "b"}
+PLAYERS = {"a", "b"}
+GM = {"gm"}
+EVERYONE = set(ROLES)
+LOGGED_IN = {"gm", "a", "b", "outsider"}
+
+# (method, path): who may use it, and the body to send.
+RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
+    # the API
+    ("POST", "/api/users"): (EVERYONE, None),
+    ("POST", "/api/sessions"): (EVERYONE, None),
+    ("DELETE", "/api/sessions"): (LOGGED_IN, None),
+    ("GET", "/api/me"): (LOGGED_IN, None),
+    ("POST", "/api/games"): (LOGGED_IN, None),
+    ("GET", "/api/games"): (LOGGED_IN, None),
+    ("POST", "/api/join"): (EVERYONE, None),
+    ("GET", "/api/games/{game_id}"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/admin"): (GM, None),
+    ("POST", "/api/games/{game_id}/control"): (GM, {"action": "extend", "minutes": 5}),
+    ("POST", "/api/games/{game_id}/seats/{power}/replace"): (GM, None),
+    ("GET", "/api/games/{game_id}/orders"): (MEMBERS, None),
+    ("PUT", "/api/games/{game_id}/orders"): (PLAYERS, {"phase": "F1901M",
+                                                       "orders": ["A Par H"]}),
+    ("POST", "/api/games/{game_id}/orders/check"): (PLAYERS, {"orders": ["A Par H"]}),
+    ("POST", "/api/games/{game_id}/ready"): (PLAYERS, {"phase": "F1901M"}),
+    ("GET", "/api/games/{game_id}/phases"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/phases/{code}"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/phases/{code}/document"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/messages"): (MEMBERS, None),
+    ("POST", "/api/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
+    # the pages
+    ("GET", "/"): (EVERYONE, None),
+    ("GET", "/signup"): (EVERYONE, None),
+    ("POST", "/signup"): (EVERYONE, None),
+    ("GET", "/login"): (EVERYONE, None),
+    ("POST", "/login"): (EVERYONE, None),
+    ("POST", "/logout"): (EVERYONE, None),
+    ("GET", "/account"): (EVERYONE, None),
+    ("POST", "/games"): (EVERYONE, None),
+    ("GET", "/join/{token}"): (EVERYONE, None),
+    ("POST", "/join/{token}"): (EVERYONE, None),
+    ("GET", "/games/{game_id}"): (MEMBERS, None),
+    ("POST", "/games/{game_id}/control"): (GM, {"action": "extend", "minutes": "5"}),
+    ("POST", "/games/{game_id}/seats/{power}/replace"): (GM, {}),
+    ("POST", "/games/{game_id}/orders"): (PLAYERS, {"phase": "F1901M", "orders": "A Par H"}),
+    ("POST", "/games/{game_id}/orders/check"): (PLAYERS, {"orders": ["A Par H"]}),
+    ("GET", "/games/{game_id}/phases"): (MEMBERS, None),
+    ("GET", "/games/{game_id}/phases/{code}"): (MEMBERS, None),
+    ("GET", "/games/{game_id}/phases/{code}/export"): (MEMBERS, None),
+    ("POST", "/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
+}
+
+GAME_ROUTES = [key for key in RULES if "{game_id}" in key[1]]
+
+
+def app_routes() -> set[tuple[str, str]]:
+    out = set()
+    for router in ROUTERS:
+        for route in router.routes:
+            assert isinstance(route, APIRoute)
+            for method in route.methods:
+                out.add((method, route.path))
+    return out
+
+
+def test_every_route_has_a_rule(world):
+    judge, _callers = world
+    assert app_routes() == set(RULES)
+    paths = set(judge.client.app.openapi()["paths"])
+    assert paths == {path for _, path in RULES if path.startswith("/api")}
+
+
+class Caller:
+    """One role: bearer token for the API, a signed cookie and its CSRF token for pages."""
+
+    def __init__(self, app, user_id: int | None, token: str | None) -> None:  # type: ignore[no-untyped-def]
+        self.client = TestClient(app, follow_redirects=False)
+        self.token = token
+        self.csrf = "csrf-" + str(user_id)
+        if user_id is not None:
+            cookie = app.state.signer.cookie(SessionData(user_id, 0, self.csrf))
+            self.client.cookies.set(COOKIE, cookie)
+
+    def call(self, method: str, path: str, body: Any):  # type: ignore[no-untyped-def]
+        headers = {}
+        if path.startswith("/api"):
+            if self.token:
+                headers["Authorization"] = f"Bearer {self.token}"
+            return self.client.request(method, path, json=body, headers=headers)
+        if method == "GET":
+            return self.client.get(path)
+        if path.endswith("/orders/check"):
+            return self.client.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+        return self.client.post(path, data={"csrf_token": self.csrf, **(body or {})})
+
+
+@pytest.fixture(scope="module")
+def world(database, database_url):  # type: ignore[no-untyped-def]
+    """One game for the whole module (the calls below change little, and nothing they check)."""
+    empty_tables(database)
+    clock = Clock()
+    settings = make_settings(database_url, clock)
+    app = create_app(settings, db=database)
+    with TestClient(app) as client:
+        judge = Judge(client, database, settings, clock)
+        gm = judge.user("gm")
+        judge.new_game(gm)
+        a, b = judge.join("FRANCE"), judge.join("GERMANY")
+        outsider = judge.user("outsider")
+        judge.orders(a, ["A Par - Bur"])
+        judge.orders(b, ["A Mun - Ruh"])
+        judge.process_now(gm)  # S1901M is history; F1901M is being played
+        judge.orders(a, ["A Bur - Mar"], phase="F1901M")
+        client.post(f"/api/games/{judge.game['id']}/messages",
+                    json={"to": ["FRANCE"], "body": "private to France"}, headers=gm.headers)
+        callers = {
+            "gm": Caller(app, gm.user_id, gm.token),
+            "a": Caller(app, a.user_id, a.token),
+            "b": Caller(app, b.user_id, b.token),
+            "outsider": Caller(app, outsider.user_id, outsider.token),
+            "anonymous": Caller(app, None, None),
+        }
+        yield judge, callers
+
+
+def concrete(path: str, game_id: str) -> str:
+    return (path.replace("{game_id}", game_id).replace("{code}", "S1901M")
+            .replace("{power}", "ITALY"))
+
+
+@pytest.mark.parametrize("route", GAME_ROUTES, ids=[f"{m} {p}" for m, p in GAME_ROUTES])
+def test_game_routes_as_every_role(world, route):
+    judge, callers = world
+    method, path = route
+    allowed, body = RULES[route]
+    gid = judge.game["id"]
+    for role in ROLES:
+        caller = callers[role]
+        real = caller.call(method, concrete(path, gid), body)
+        if role in allowed:
+            assert real.status_code < 400, (role, real.status_code, real.text)
+            continue
+        fake = caller.call(method, concrete(path, "nosuchgame00"), body)
+        expected = 401 if role == "anonymous" and path.startswith("/api") else 404
+        assert real.status_code == fake.status_code == expected, (role, real.status_code)
+        assert real.headers["content-type"] == fake.headers["content-type"]
+        assert _comparable(real.text) == _comparable(fake.text), role
+
+
+def judge_player(judge, caller, power):  # type: ignore[no-untyped-def]
+    from conftest import Player
+
+    return Player(power, caller.token, power)
+
+
+def _comparable(text: str) -> str:
+    import re
+
+    return re.sub(r'name="csrf_token" value="[^"]*"', "", text)
+
+
+def test_unadjudicated_and_nonexistent_phases_answer_alike(world):
+    judge, callers = world
+    gid = judge.game["id"]
+    for role in ("gm", "a"):
+        for prefix in (f"/api/games/{gid}/phases", f"/games/{gid}/phases"):
+            current = callers[role].call("GET", f"{prefix}/F1901M", None)
+            never = callers[role].call("GET", f"{prefix}/S1999M", None)
+            garbage = callers[role].call("GET", f"{prefix}/not-a-phase", None)
+            assert current.status_code == never.status_code == garbage.status_code == 404
+            assert _comparable(current.text) == _comparable(never.text) == \
+                _comparable(garbage.text)
+
+
+def test_a_player_reads_only_their_own_current_orders(world):
+    judge, callers = world
+    gid = judge.game["id"]
+    a, b, gm = callers["a"], callers["b"], callers["gm"]
+    judge.orders(judge_player(judge, a, "FRANCE"), ["A Bur - Mar"], phase="F1901M")
+    assert list(a.call("GET", f"/api/games/{gid}/orders", None).json()) == ["FRANCE"]
+    assert set(b.call("GET", f"/api/games/{gid}/orders", None).json()) <= {"GERMANY"}
+    assert "FRANCE" in gm.call("GET", f"/api/games/{gid}/orders", None).json()
+    view_b = b.call("GET", f"/api/games/{gid}", None).json()
+    assert set(view_b["orders"]) <= {"GERMANY"}
+    doc_b = b.call("GET", f"/api/games/{gid}/phases/F1901M/document", None).json()
+    assert set(doc_b["orders"]) <= {"GERMANY"}
+    doc_gm = gm.call("GET", f"/api/games/{gid}/phases/F1901M/document", None).json()
+    assert doc_gm["orders"]["FRANCE"] == ["A Bur - Mar"]
+    page_b = b.call("GET", f"/games/{gid}", None).text
+    assert "A Bur - Mar" not in page_b and "A BUR - MAR" not in page_b
+    # After adjudication everyone's orders are public to the game.
+    history_b = b.call("GET", f"/api/games/{gid}/phases/S1901M", None).json()
+    assert history_b["orders"]["FRANCE"] == ["A Par - Bur"]
+
+
+def test_a_player_cannot_change_another_powers_orders(world):
+    judge, callers = world
+    gid = judge.game["id"]
+    b = callers["b"]
+    judge.orders(judge_player(judge, callers["a"], "FRANCE"), ["A Bur - Mar"], phase="F1901M")
+    r = b.call("PUT", f"/api/games/{gid}/orders",
+               {"phase": "F1901M", "orders": ["A Bur - Pic"], "power": "FRANCE"})
+    assert r.status_code == 422  # no such field: a player names no power, only their own
+    b.call("PUT", f"/api/games/{gid}/orders", {"phase": "F1901M", "orders": ["A Bur - Pic"]})
+    mine = callers["a"].call("GET", f"/api/games/{gid}/orders", None).json()
+    assert mine["FRANCE"]["orders"] == ["A Bur - Mar"]
+    theirs = b.call("GET", f"/api/games/{gid}/orders", None).json()
+    assert theirs["GERMANY"]["checks"][0]["ok"] is False  # not Germany's unit
+
+
+def test_private_press_stays_private(world):
+    judge, callers = world
+    gid = judge.game["id"]
+    seen = {role: [m["body"] for m in callers[role].call(
+        "GET", f"/api/games/{gid}/messages", None).json()] for role in ("gm", "a", "b")}
+    assert "private to France" in seen["gm"] and "private to France" in seen["a"]
+    assert "private to France" not in seen["b"]
+    assert "private to France" not in callers["b"].call("GET", f"/games/{gid}", None).text
+
+
+def test_invitation_tokens_reach_only_the_gm(world):
+    judge, callers = world
+    gid = judge.game["id"]
+    admin = callers["gm"].call("GET", f"/api/games/{gid}/admin", None).json()
+    token = next(s["invite_token"] for s in admin["seats"] if s["power"] == "ITALY")
+    for role in ("a", "b"):
+        for path in (f"/api/games/{gid}", f"/api/games/{gid}/phases", f"/games/{gid}",
+                     "/api/games", "/"):
+            assert token not in callers[role].call("GET", path, None).text
+    assert token in callers["gm"].call("GET", f"/api/games/{gid}/admin", None).text

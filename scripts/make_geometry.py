@@ -32,13 +32,13 @@ import sys
 from pathlib import Path
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon, box
+from shapely.geometry import MultiPoint, Point, Polygon, box
 from shapely.ops import polylabel, unary_union
 
 sys.path.insert(0, str(Path(__file__).parent))
-import geodata  # noqa: E402
+import geodata
 
-from calhamer.map import Terrain, load_map  # noqa: E402
+from calhamer.map import Terrain, load_map
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "calhamer" / "maps" / "standard.geometry.json"
@@ -213,7 +213,7 @@ def _reassign_fragments(shapes, seed_points):
 
 # -- anchors --------------------------------------------------------------------------------
 
-UNIT_R = 11.0  # room a unit needs around its anchor
+UNIT_R = 13.0  # room a unit needs around its anchor
 SC_R = 5.0
 LABEL_H = 10.0
 CHAR_W = 6.6
@@ -418,8 +418,17 @@ def check(m, shapes) -> list[str]:
 # -- overrides ------------------------------------------------------------------------------
 
 # Hand-tuned anchors (longitude, latitude) where the automatic choice looked wrong.
-OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {}
-COAST_OVERRIDES: dict[str, tuple[float, float]] = {}
+OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {
+    # The big oceans' widest points are far out at the edge of the board; play is near the
+    # coasts.
+    "MAO": {"unit": (-11.0, 44.0)},
+    "NAO": {"unit": (-16.0, 56.5)},
+    "NWG": {"unit": (1.0, 65.5)},
+    "BAR": {"unit": (37.0, 71.3)},
+}
+COAST_OVERRIDES: dict[str, tuple[float, float]] = {
+    "STP/NC": (34.0, 68.2),  # the Murmansk coast, not the mouth of the White Sea
+}
 
 
 def build():

@@ -84,7 +84,7 @@ def p(code: str) -> int:
     return M.province_of(M.loc(code))
 
 
-# -- the colours ------------------------------------------------------------------------------
+# -- the colours ----------------------------------------------------------------------------------
 
 
 def test_superiority_is_rock_paper_scissors() -> None:
@@ -267,7 +267,7 @@ def test_example_12_no_exchange_when_neither_could_support_the_other() -> None:
     assert units_after(outcome) == {"Silver F GAS", "Red A MAR"}
 
 
-# -- the project's own cases for rules VIII and IX (docs/rules/arpiesse.md) ------------------------
+# -- the project's own cases for rules VIII and IX (docs/rules/arpiesse.md) -----------------------
 
 
 def test_viii_a_multi_colour_defence_defends_in_each_colour() -> None:
@@ -351,6 +351,10 @@ def test_ix_two_units_three_colours() -> None:
         "RUSSIA": ["Silver A Gal -> Boh"],
     })
     expect(outcome, **{"Red A Mun -> Boh": FAILS, "Silver A Gal -> Boh": FAILS})
+    # Without the Purple support Red simply beats Silver: a superior colour gained by support
+    # can cost an attack on an empty province, since each of its colours must beat or tie.
+    outcome = judge({"GERMANY": ["Red A Mun -> Boh"], "RUSSIA": ["Silver A Gal -> Boh"]})
+    expect(outcome, **{"Red A Mun -> Boh": SUCCEEDS, "Silver A Gal -> Boh": FAILS})
 
 
 def test_ix_a_vacated_province_is_judged_as_empty() -> None:
@@ -418,13 +422,34 @@ def test_ix_occupied_province_winner_must_first_win_as_if_empty() -> None:
                        "Red A Boh HOLDS": SUCCEEDS})
 
 
+def test_circular_movement_with_colours_moves() -> None:
+    outcome = judge({"GERMANY": ["Red A Mun -> Boh"], "AUSTRIA": ["Purple A Boh -> Tyr"],
+                     "ITALY": ["Silver A Tyr -> Mun"]})
+    expect(outcome, **{"Red A Mun -> Boh": SUCCEEDS, "Purple A Boh -> Tyr": SUCCEEDS,
+                       "Silver A Tyr -> Mun": SUCCEEDS})
+
+
+def test_a_circle_that_colours_make_a_paradox_fails_entirely() -> None:
+    # If the circle turns, the Aegean is empty and Purple beats Red into it, so the circle
+    # cannot turn. If it does not, the Silver fleet stays, repels Purple (V.3), and Red
+    # dislodges it, so the circle turns. No resolution: every move in it fails (V.6, IX.3).
+    circle = {"ITALY": ["Silver F Aeg -> Con"], "AUSTRIA": ["Red A Con -> Smy", "Red F Smy -> Aeg"]}
+    outcome = judge({**circle, "TURKEY": ["Purple F Eas -> Aeg"]})
+    expect(outcome, **{"Silver F Aeg -> Con": FAILS, "Red A Con -> Smy": FAILS,
+                       "Red F Smy -> Aeg": FAILS, "Purple F Eas -> Aeg": FAILS})
+    assert not outcome.moved and not outcome.dislodged
+    # Without the Purple fleet it is plain circular movement.
+    outcome = judge(circle)
+    assert len(outcome.moved) == 3
+
+
 def test_head_to_head_by_colour() -> None:
     outcome = judge({"GERMANY": ["Purple A Mun -> Boh"], "AUSTRIA": ["Red A Boh -> Mun"]})
     expect(outcome, **{"Purple A Mun -> Boh": SUCCEEDS, "Red A Boh -> Mun": FAILS})
     assert dislodged(outcome) == {"Red A BOH"}
 
 
-# -- support and cutting (VI, VII) ---------------------------------------------------------------
+# -- support and cutting (VI, VII) ----------------------------------------------------------------
 
 
 def test_vi_4_a_failed_attack_keeps_no_support_colour_for_defence() -> None:
@@ -462,7 +487,7 @@ def test_v4_a_powers_support_gives_no_colour_against_its_own_unit() -> None:
     expect(outcome, **{"Red A Bur -> Mun": FAILS, "Red A Mun HOLDS": SUCCEEDS})
 
 
-# -- orders with colours ---------------------------------------------------------------------------
+# -- orders with colours --------------------------------------------------------------------------
 
 
 def test_a_wrong_colour_is_an_error_naming_the_real_one() -> None:
@@ -520,7 +545,7 @@ def test_builds_take_a_colour_and_default_to_red() -> None:
     assert canon == ["BUILD Silver A PAR", "BUILD Purple F BRE", "BUILD Red A MAR"]
 
 
-# -- retreats (X) ----------------------------------------------------------------------------------
+# -- retreats (X) ---------------------------------------------------------------------------------
 
 
 def retreat_phase(first: str, second: str) -> Position:
@@ -536,7 +561,8 @@ def test_x_the_superior_retreat_succeeds() -> None:
     outcome = adjudicate(retreat_phase("Purple", "Red"),
                          {"GERMANY": ["Purple A Mun R Boh"], "AUSTRIA": ["Red A Tyr R Boh"]})
     expect(outcome, **{"Purple A Mun R Boh": SUCCEEDS, "Red A Tyr R Boh": FAILS})
-    assert reason(outcome, "Red A Tyr R Boh") == "Purple A MUN prevails there; the unit is disbanded"
+    assert reason(outcome, "Red A Tyr R Boh") == (
+        "Purple A MUN prevails there; the unit is disbanded")
     assert "Purple A BOH" in units_after(outcome)
     assert p("TYR") in outcome.removed
 
@@ -558,7 +584,7 @@ def test_x_three_colours_retreating_to_one_place_all_disband() -> None:
         ColouredUnit("C", ARMY, 2, SILVER)]) == 1
 
 
-# -- the summer colour exchange (XII) ------------------------------------------------------------------
+# -- the summer colour exchange (XII) -------------------------------------------------------------
 
 
 def test_exchange_needs_both_orders() -> None:
@@ -570,6 +596,20 @@ def test_exchange_needs_both_orders() -> None:
     outcome = adjudicate(position, {"ITALY": ["F Adr - Tri"], "AUSTRIA": ["A Tri X Ven"]})
     assert verdict(outcome, "F Adr - Tri") == INVALID
     assert verdict(outcome, "A Tri X Ven") == INVALID
+    outcome = adjudicate(position, {"ITALY": ["A Tri X F Adr"], "AUSTRIA": ["A Tri X A Tri"]})
+    assert reason(outcome, "A Tri X F Adr") == "the unit in Trieste (TRI) is not yours"
+    assert reason(outcome, "A Tri X A Tri") == "a unit cannot exchange colours with itself"
+    # Two different exchange orders for one unit: neither stands.
+    position = summer({"ITALY": ["Purple F ADR", "Red A VEN"], "AUSTRIA": ["Silver A TRI"]})
+    outcome = adjudicate(position, {"ITALY": ["F Adr X A Tri", "F Adr X A Ven", "A Ven X F Adr"],
+                                    "AUSTRIA": ["A Tri X F Adr"]})
+    assert verdict(outcome, "F Adr X A Tri") == INVALID
+    assert verdict(outcome, "A Tri X F Adr") == FAILS
+    assert units_after(outcome) == {"Purple F ADR", "Red A VEN", "Silver A TRI"}
+    # Two units of one colour may exchange: nothing changes.
+    position = summer({"ITALY": ["Red F ADR", "Red A VEN"]})
+    outcome = adjudicate(position, {"ITALY": ["F Adr X A Ven", "A Ven X F Adr"]})
+    expect(outcome, **{"F Adr X A Ven": SUCCEEDS, "A Ven X F Adr": SUCCEEDS})
 
 
 def test_summer_comes_between_spring_and_fall_only_with_the_option() -> None:
@@ -588,7 +628,7 @@ def test_summer_comes_between_spring_and_fall_only_with_the_option() -> None:
         board({}, options={"colour_exchange": "yes"})
 
 
-# -- documents and reports ----------------------------------------------------------------------------
+# -- documents and reports ------------------------------------------------------------------------
 
 
 def test_output_document_and_report_show_colours() -> None:
@@ -599,7 +639,8 @@ def test_output_document_and_report_show_colours() -> None:
     })
     doc = outcome_to_json(outcome, "datc")
     assert doc["dislodged"] == ["Purple A RUM"]
-    assert doc["next"]["dislodged"] == {"AUSTRIA": [{"unit": "Purple A RUM", "attacker_from": "SEV"}]}
+    assert doc["next"]["dislodged"] == {
+        "AUSTRIA": [{"unit": "Purple A RUM", "attacker_from": "SEV"}]}
     assert doc["next"]["units"]["RUSSIA"] == ["Silver A RUM"]
     report = phase_report(outcome)
     assert "Austria: Purple A RUM" in report
@@ -607,7 +648,7 @@ def test_output_document_and_report_show_colours() -> None:
     assert "Purple A RUM (Austria):" in report
 
 
-# -- whole games ------------------------------------------------------------------------------------
+# -- whole games ----------------------------------------------------------------------------------
 
 
 def test_a_short_game_through_the_library() -> None:
@@ -678,7 +719,7 @@ def test_a_short_game_from_the_command_line(capsys, tmp_path: Path) -> None:
     assert json.loads(out)["variant"] == "arpiesse-exchange"
 
 
-# -- the standard rules hold between units of one colour ----------------------------------------------
+# -- the standard rules hold between units of one colour ------------------------------------------
 
 
 def _datc_params() -> list:
@@ -721,7 +762,7 @@ def test_datc_with_every_unit_red(case) -> None:
         position = outcome.next
 
 
-# -- properties -------------------------------------------------------------------------------------
+# -- properties -----------------------------------------------------------------------------------
 
 CENTRAL = ["MUN", "BOH", "TYR", "VIE", "GAL", "SIL", "BER", "PRU", "WAR", "BUD", "TRI", "VEN",
            "PIE", "BUR", "RUH", "KIE", "HOL", "BEL", "PIC", "PAR", "MAR", "GAS", "UKR", "RUM",
@@ -764,9 +805,9 @@ def coloured_battles(draw):
             continue
         # A support of a move or hold into a province this unit can reach, if any.
         options = [(r, moves.get(r)) for r in units if r != q]
-        options = [(r, d) for r, d in options
-                   if M.can_reach_province(unit.type, unit.loc, r if d is None else M.province_of(d))
-                   and (r if d is None else M.province_of(d)) != q]
+        options = [(r, d, r if d is None else M.province_of(d)) for r, d in options]
+        options = [(r, d) for r, d, into in options
+                   if into != q and M.can_reach_province(unit.type, unit.loc, into)]
         if options:
             r, d = draw(st.sampled_from(options))
             target = units[r]

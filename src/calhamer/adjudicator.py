@@ -70,10 +70,10 @@ class OrderTable:
 
         province_of = m.loc_province
         self.movers = movers = []
-        self.ordered = [p for p in orders if type(orders[p]) is not Hold]
+        self.ordered = sorted(p for p in orders if type(orders[p]) is not Hold)
         convoys: list[int] = []
         supports: list[int] = []
-        for province, order in orders.items():
+        for province, order in sorted(orders.items()):  # the same tables whatever the order given
             if type(order) is Hold:
                 continue
             if isinstance(order, Move):

@@ -20,9 +20,10 @@ from calhamer.game import Game, check_orders, dumps_pretty, write_atomically
 from calhamer.map import load_map
 from calhamer.phases import adjudicate
 from calhamer.position import Position
-from calhamer.report import phase_report, position_report
+from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.rules import EDITIONS, find_rules
 from calhamer.variants import VARIANTS, find_variant
+from calhamer.views import gamemaster_view, power_view
 
 OK, BAD_ORDERS, USER_ERROR = 0, 1, 2
 
@@ -111,18 +112,35 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     if args.rules:
         find_rules(args.rules)  # a bad edition is a user error before any input is read
     if args.jsonl:
-        return _adjudicate_lines(args.file, args.rules)
+        return _adjudicate_lines(args.file, args.rules, args.as_power)
     doc = _read_json(args.file)
     try:
         position, orders, rules = _read_phase(doc, args.rules)
     except CalhamerError as exc:
         raise UserError(f"{_name(args.file)}: {exc}") from None
     outcome = adjudicate(position, orders, rules)
-    if args.json:
+    if args.as_power:
+        # One power's view: only what the rules let that power know (calhamer.views).
+        view = power_view(outcome, args.as_power)
+        if args.json:
+            print(_dumps(view.to_json(rules)))
+        else:
+            sys.stdout.write(phase_report(view))
+    elif args.json:
         print(_dumps(outcome_to_json(outcome, rules)))
     else:
-        sys.stdout.write(phase_report(outcome))
+        sys.stdout.write(_full_report(outcome))
     return OK
+
+
+def _full_report(outcome: Any) -> str:
+    """The gamemaster's report: every result, and where the variant hides information from
+    the players, also everything the players are told, in the variant's notation."""
+    report = phase_report(outcome)
+    if find_variant(outcome.before.variant).hidden_information:
+        told = phase_report(gamemaster_view(outcome))
+        report += f"\n======\nAs the players are told it\n\n{told}"
+    return report
 
 
 def _lines(source: str) -> Iterator[str]:
@@ -133,8 +151,9 @@ def _lines(source: str) -> Iterator[str]:
         yield from f
 
 
-def _adjudicate_lines(source: str, rules_override: str | None) -> int:
-    """One phase document per input line, one compact output document per output line."""
+def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | None = None) -> int:
+    """One phase document per input line, one compact output document per output line (with
+    ``as_power``: that power's view)."""
     failed = False
     for number, line in enumerate(_lines(source), start=1):
         if not line.strip():
@@ -142,7 +161,11 @@ def _adjudicate_lines(source: str, rules_override: str | None) -> int:
         try:
             doc = json.loads(line.rstrip("\r\n"))
             position, orders, rules = _read_phase(doc, rules_override)
-            out = outcome_to_json(adjudicate(position, orders, rules), rules)
+            outcome = adjudicate(position, orders, rules)
+            if as_power:
+                out = power_view(outcome, as_power).to_json(rules)
+            else:
+                out = outcome_to_json(outcome, rules)
         except json.JSONDecodeError as exc:
             out, failed = {"error": f"line {number}: {_json_error(exc, with_line=False)}"}, True
         except CalhamerError as exc:
@@ -307,11 +330,15 @@ def cmd_game_process(args: argparse.Namespace) -> int:
     game = _load_game(args.file)
     outcome = game.process()
     _save_game(game, args.file)
-    sys.stdout.write(phase_report(outcome))
+    sys.stdout.write(_full_report(outcome))
     return OK
 
 
 def cmd_game_show(args: argparse.Namespace) -> int:
+    if args.as_power:
+        return _game_show_as(args)
+    if args.phase:
+        raise UserError("--phase goes with --as POWER (the gamemaster exports phases instead)")
     game = _load_game(args.file)
     position = game.current
     sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n")
@@ -330,6 +357,32 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     return OK
 
 
+def _game_show_as(args: argparse.Namespace) -> int:
+    """What one power may know: its view of the current phase and of the last one played."""
+    from calhamer.views import game_view
+
+    game = _load_game(args.file)
+    current = game.current
+    power = current.map.find_power(args.as_power)
+    if power is None or current.map.is_minor(power):
+        known = ", ".join(current.map.power_codes)
+        raise UserError(f"{args.as_power!r} is not a power of this game; the powers are {known}")
+    name = _power_name(current, power)
+    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
+                     f"as {name} sees it\n")
+    if args.phase is None:
+        sys.stdout.write(power_position_report(current, power))
+        if not game.winner:
+            mine = game.orders.get(power, [])
+            sys.stdout.write(f"\nYour orders received: {len(mine)}\n")
+    if args.phase is not None:
+        sys.stdout.write(phase_report(game_view(game, power, args.phase)))
+    elif len(game.phases) > 1:
+        sys.stdout.write("\n======\nLast phase\n\n")
+        sys.stdout.write(phase_report(game_view(game, power)))
+    return OK
+
+
 def cmd_game_export(args: argparse.Namespace) -> int:
     game = _load_game(args.file)
     text = _dumps(game.phase_document(args.phase)) + "\n"
@@ -341,6 +394,28 @@ def cmd_game_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Judge every processed phase of a game again and compare with what was recorded."""
+    game = _load_game(args.file)
+    checks = game.verify()
+    print(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}")
+    for check in checks:
+        print(f"{check.phase}  {'ok' if check.ok else 'MISMATCH'}")
+        for note in check.notes:
+            print(f"    {note}")
+        for problem in check.problems:
+            print(f"    {problem}")
+    bad = sum(not c.ok for c in checks)
+    if not checks:
+        print("No phase has been processed yet.")
+    elif bad:
+        print(f"{bad} of {len(checks)} phases do not come out as recorded.")
+    else:
+        print(f"All {len(checks)} processed phases come out exactly as recorded"
+              " (every dice seed matches its commitment).")
+    return BAD_ORDERS if bad else OK
 
 
 # -- the web judge (imported only when used, so the library needs none of its packages) ------
@@ -376,6 +451,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UserError(f"the worker needs {exc.name}: pip install calhamer") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings.from_env(worker_poll_seconds=args.poll)
     if args.database:
         settings.database_url = args.database
@@ -426,6 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--jsonl", action="store_true",
                       help="read one phase document per line, write one output document per line")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
+    p.add_argument("--as", dest="as_power", metavar="POWER",
+                   help="print only what POWER may know (its view; see docs/formats.md)")
     p.set_defaults(run=cmd_adjudicate)
 
     p = sub.add_parser("new", help="print the starting position as a phase document")
@@ -489,6 +567,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = gsub.add_parser("show", help="the current position and the last phase's results")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("--as", dest="as_power", metavar="POWER",
+                   help="show only what POWER may know: its units and its view of the results")
+    p.add_argument("--phase", metavar="CODE",
+                   help="with --as: POWER's view of this processed phase, like S1901M")
     p.set_defaults(run=cmd_game_show)
 
     p = gsub.add_parser("export", help="a phase of the game as a phase document")
@@ -496,6 +578,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
     p.set_defaults(run=cmd_game_export)
+
+    p = sub.add_parser("verify", help="judge a game's processed phases again and compare",
+                       description="Judge every processed phase of a game file again from its "
+                       "recorded position, orders and revealed dice seed, check each seed "
+                       "against its published commitment, and compare the results and the "
+                       "next phase with the record. Exit status 1 if anything differs.")
+    p.add_argument("file", metavar="GAME", help="the game file")
+    p.set_defaults(run=cmd_verify)
 
     p = sub.add_parser("serve", help="run the web judge (with one embedded worker)",
                        description="Run the web judge. The database is SQLite in your data "
@@ -521,6 +611,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--once", action="store_true",
                    help="adjudicate what is due now, then stop")
     p.set_defaults(run=cmd_worker)
+
+    from calhamer.render.command import add_parser as add_render_parser
+
+    add_render_parser(sub)  # calhamer render (maps as pictures)
     return parser
 
 

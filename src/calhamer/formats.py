@@ -161,8 +161,15 @@ def _power_order(m: Map, keyed: Mapping[str, object]) -> list[str]:
     return known + sorted(p for p in keyed if p not in known)
 
 
-def outcome_to_json(outcome: PhaseOutcome, rules: str | None = None) -> dict[str, Any]:
-    """The output document: each order's result, and the next phase."""
+def outcome_to_json(
+    outcome: PhaseOutcome, rules: str | None = None, *, views: bool | None = None
+) -> dict[str, Any]:
+    """The output document: each order's result, and the next phase.
+
+    With ``views`` (by default: when the variant hides information, as Kriegsplomacy does) it
+    also holds ``"views"``: what each power may see (:mod:`calhamer.views`), the only part to
+    show a player.
+    """
     m = outcome.before.map
     results = {
         power: [r.to_json() for r in outcome.results[power]]
@@ -179,6 +186,12 @@ def outcome_to_json(outcome: PhaseOutcome, rules: str | None = None) -> dict[str
     winner = outcome.next.winner()
     if winner:
         doc["winner"] = winner
+    if views is None:
+        views = bool(find_variant(outcome.before.variant).hidden_information)
+    if views:
+        from calhamer.views import power_views
+
+        doc["views"] = {p: v.to_json(rules) for p, v in power_views(outcome).items()}
     return doc
 
 

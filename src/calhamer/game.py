@@ -15,11 +15,12 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from calhamer import dice
 from calhamer.errors import CalhamerError
 from calhamer.formats import outcome_to_json, position_from_json, position_to_json
 from calhamer.map import load_map
@@ -110,24 +111,43 @@ def check_orders(
 class Game:
     """A game in progress (or finished): its variant, rule edition and phase records."""
 
-    def __init__(self, variant: str, rules: str, records: list[PhaseRecord]) -> None:
+    def __init__(
+        self,
+        variant: str,
+        rules: str,
+        records: list[PhaseRecord],
+        new_seed: Callable[[], str] | None = None,
+    ) -> None:
         if not records:
             raise GameError("a game needs at least one phase")
         self.variant = find_variant(variant).name
         self.rules = find_rules(rules).name
         self._records = records
         self._current: Position | None = None
+        # Where the secret seeds of phases that throw dice come from (Superdiplomacy).
+        self.new_seed: Callable[[], str] = new_seed or dice.new_seed
 
     # -- creating, loading, saving -------------------------------------------------------------
 
     @classmethod
-    def new(cls, variant: str = "standard", rules: str | None = None) -> Game:
-        """A game at the variant's start; ``rules`` defaults to the variant's edition."""
+    def new(
+        cls,
+        variant: str = "standard",
+        rules: str | None = None,
+        *,
+        new_seed: Callable[[], str] | None = None,
+    ) -> Game:
+        """A game at the variant's start; ``rules`` defaults to the variant's edition.
+
+        ``new_seed`` draws the secret seed of each phase that throws dice (by default 32
+        random bytes from the operating system; tests pass a fixed one).
+        """
         v = find_variant(variant)
         edition = find_rules(rules or v.default_rules).name
         start = Position.initial(load_map(v.map_name), variant=v.name)
+        start = v.prepare_phase(start, new_seed or dice.new_seed)
         record = PhaseRecord(start.phase.code, position_to_json(start, edition))
-        return cls(v.name, edition, [record])
+        return cls(v.name, edition, [record], new_seed)
 
     @classmethod
     def from_json(cls, doc: Any) -> Game:
@@ -223,6 +243,8 @@ class Game:
         """Phase ``code`` (default: the current one) as a phase document, with its orders."""
         r = self.record(code)
         doc = dict(r.position)
+        if r.results is None:
+            doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
         doc["rules"] = self.rules
         doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
         if r.bids:
@@ -347,12 +369,72 @@ class Game:
         record = self._records[-1]
         position, orders = self.phase_input()
         outcome = adjudicate(position, orders, self.rules)
-        record.results = outcome_to_json(outcome, self.rules)["results"]
+        record.results = outcome_to_json(outcome, self.rules, views=False)["results"]
+        # The next phase gets what it needs before orders are due (a committed dice seed).
+        outcome.next = find_variant(self.variant).prepare_phase(outcome.next, self.new_seed)
         self._records.append(
             PhaseRecord(outcome.next.phase.code, position_to_json(outcome.next, self.rules))
         )
         self._current = outcome.next
         return outcome
+
+    def verify(self) -> list[PhaseCheck]:
+        """Adjudicate every processed phase again from its record and compare.
+
+        Each phase is judged from its recorded position (dice seed included, checked against
+        its published commitment) and orders; the results and the next phase must come out
+        exactly as recorded. Anyone holding the finished game file can run this.
+        """
+        variant = find_variant(self.variant)
+        checks = []
+        for index, r in enumerate(self._records[:-1]):
+            following = self._records[index + 1].position
+            notes: list[str] = []
+            problems: list[str] = []
+            try:
+                position, orders = self.phase_input(r.phase)
+                notes = variant.position_notes(position)
+                outcome = adjudicate(position, orders, self.rules)
+                results = outcome_to_json(outcome, self.rules, views=False)["results"]
+                recorded_seed = following.get("seed")
+                nxt = variant.prepare_phase(outcome.next, lambda s=recorded_seed: s or "")
+                expected = position_to_json(nxt, self.rules)
+            except CalhamerError as exc:
+                checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
+                continue
+            if results != r.results:
+                problems.append(_first_difference("results", r.results or {}, results))
+            if expected != following:
+                problems.append(_first_difference("next phase", following, expected))
+            checks.append(PhaseCheck(r.phase, problems, notes))
+        return checks
+
+
+@dataclass(frozen=True)
+class PhaseCheck:
+    """How one recorded phase fared when judged again (:meth:`Game.verify`)."""
+
+    phase: str
+    problems: list[str]
+    notes: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> str:
+    """Where two JSON values first differ, as a sentence."""
+    if isinstance(recorded, Mapping) and isinstance(again, Mapping):
+        for key in sorted(set(recorded) | set(again), key=str):
+            if recorded.get(key) != again.get(key):
+                return _first_difference(what, recorded.get(key), again.get(key),
+                                         f"{where}/{key}")
+    if isinstance(recorded, list) and isinstance(again, list) and len(recorded) == len(again):
+        for i, (a, b) in enumerate(zip(recorded, again, strict=True)):
+            if a != b:
+                return _first_difference(what, a, b, f"{where}[{i}]")
+    return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
 
 
 def _position(doc: Mapping[str, Any]) -> Position:

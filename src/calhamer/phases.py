@@ -53,7 +53,10 @@ def adjudicate(
     """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
     variant = _variant(position)
     rules = variant.phase_rules(find_rules(rules))
-    if position.phase.is_movement:
+    own = variant.adjudicate(position, orders, rules)  # a variant's own way (Superdiplomacy)
+    if own is not None:
+        outcome = own
+    elif position.phase.is_movement:
         if resolver_class is MovementResolver:
             resolver_class = variant.resolver_class
         outcome = adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
@@ -311,7 +314,8 @@ class _Explainer:
                 return SUCCEEDS, "support given"
             if dislodged:
                 return FAILS, f"support cut: {dislodged}"
-            cutters = [self.unit_name(m) for m in t.movers_to[p] if r.cuts_support(m, p)]
+            # Sorted: the order the moves were given in must not change the wording.
+            cutters = sorted(self.unit_name(m) for m in t.movers_to[p] if r.cuts_support(m, p))
             return FAILS, f"support cut by {', '.join(cutters)}" if cutters else "support cut"
         if kind == CONVOY:
             return self._convoy(p, dislodged)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.variants import find_variant
+from calhamer.views import PowerView
 
 WIDTH = 28
 
@@ -30,11 +31,17 @@ def result_phrase(result: OrderResult) -> str:
 
 def order_line(result: OrderResult) -> str:
     shown = result.canonical or result.text
-    return f"    {shown:<{WIDTH}}{result_phrase(result)}"
+    return f"    {shown:<{WIDTH - 1}} {result_phrase(result)}"
 
 
-def phase_report(outcome: PhaseOutcome, *, powers: list[str] | None = None) -> str:
-    """The full text report of one adjudicated phase (only ``powers``' blocks if given)."""
+def phase_report(outcome: PhaseOutcome | PowerView, *, powers: list[str] | None = None) -> str:
+    """The full text report of one adjudicated phase (only ``powers``' blocks if given).
+
+    Given a :class:`~calhamer.views.PowerView` instead, the report of that view (see
+    :func:`view_report`): what one power may know.
+    """
+    if isinstance(outcome, PowerView):
+        return view_report(outcome)
     before = outcome.before
     m = before.map
     lines = [f"{before.phase.name} ({before.phase.code})", ""]
@@ -46,6 +53,7 @@ def phase_report(outcome: PhaseOutcome, *, powers: list[str] | None = None) -> s
         for d in outcome.dislodged:
             lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
         lines.append("")
+    lines += find_variant(before.variant).report_notes(outcome)  # Superdiplomacy's dice
     lines += position_summary(outcome.next)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -87,13 +95,16 @@ def position_summary(position: Position) -> list[str]:
         minor_centres = sum(centers.get(p, 0) for p in minors)
         minor_units = sum(units.get(p, 0) for p in minors)
         lines.append(f"    {'Minor powers':<12}{minor_centres:>3} centres{minor_units:>4} units")
+    variant = find_variant(position.variant)
+    notes = variant.position_notes(position)
+    if notes:
+        lines += ["", *notes]
     if position.phase.is_retreat:
-        from calhamer.phases import retreat_options
-
         lines += ["", "Retreats due:"]
-        format_unit = find_variant(position.variant).format_unit
+        format_unit = variant.format_unit
         for d in position.dislodged:
-            options = ", ".join(m.loc_name(o) for o in retreat_options(position, d)) or "none"
+            choices = variant.retreat_choices(position, d)
+            options = ", ".join(m.loc_name(o) for o in choices) or "none"
             lines.append(f"    {format_unit(m, d.unit)} ({d.unit.power.title()}): {options}")
     winner = position.winner()
     if winner:
@@ -114,4 +125,74 @@ def position_report(position: Position) -> str:
     if neutral:
         lines.append(f"Minor powers: {', '.join(sorted(neutral))}")
     lines += position_summary(position)[2:]
+    return "\n".join(lines) + "\n"
+
+
+def view_report(view: PowerView) -> str:
+    """The text report of what one power may know of a phase (:mod:`calhamer.views`).
+
+    Its own results (in the variant's notation), the further facts it learns, and the next
+    phase as it knows it; a view that is the whole truth ends like :func:`phase_report`.
+    """
+    before = view.before
+    m = before.map
+    names = {p.code: p.name for p in (*m.powers, *m.minor_powers)}
+    heading = f"{before.phase.name} ({before.phase.code})"
+    if view.power is not None:
+        heading += f", as {names.get(view.power, view.power.title())} sees it"
+    elif not view.complete:
+        heading += ", as the public sees it"
+    lines = [heading, ""]
+    for power in _ordered(before, view.results):
+        results = view.results[power]
+        if results:
+            lines += ["------", names.get(power, power.title()), ""]
+            lines += [order_line(r) for r in results]
+            lines.append("")
+    for note in view.notes:
+        lines += ["------", note.title, ""]
+        lines += [f"    {line}" for line in note.lines] or ["    (nothing)"]
+        lines.append("")
+    format_unit = find_variant(before.variant).format_unit
+    if view.complete:
+        if view.dislodged:
+            lines += ["------", "Dislodged units", ""]
+            for d in view.dislodged:
+                lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
+            lines.append("")
+        lines += position_summary(view.next)
+        return "\n".join(lines).rstrip() + "\n"
+    nxt = view.next
+    lines += ["------", f"Next: {nxt.phase.name} ({nxt.phase.code})", ""]
+    if view.power is not None:
+        lines += _own_summary(nxt, view.power)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _own_summary(position: Position, power: str) -> list[str]:
+    """A power's units, centres and retreats due, and nothing about anyone else."""
+    m = position.map
+    format_unit = find_variant(position.variant).format_unit
+    units = sorted(format_unit(m, u) for u in position.units_of(power))
+    centres = sorted(m.provinces[p].code for p in position.centers_of(power))
+    lines = [
+        f"    Your units ({len(units)}): {', '.join(units) or 'none'}",
+        f"    Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}",
+    ]
+    retreats = [format_unit(m, d.unit) for d in position.dislodged if d.unit.power == power]
+    if retreats:
+        lines.append(f"    To retreat or disband: {', '.join(retreats)}")
+    return lines
+
+
+def power_position_report(position: Position, power: str) -> str:
+    """The position as ``power`` may know it, for ``calhamer game show --as``: the whole
+    board in a variant that hides nothing, else only the power's own units and centres."""
+    if not find_variant(position.variant).hidden_information:
+        return position_report(position)
+    from calhamer.views import known_position
+
+    known = known_position(position, power)
+    lines = [f"{position.phase.name} ({position.phase.code})", ""]
+    lines += _own_summary(known, power)
     return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ from calhamer.results import OrderResult, PhaseOutcome
 
 if TYPE_CHECKING:
     from calhamer.game import Game
-    from calhamer.rules import Rules
+    from calhamer.variants import Variant
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
 UNKNOWN = "unknown"
@@ -88,7 +88,7 @@ class PowerView:
         return doc
 
 
-def _variant(position: Position):  # noqa: ANN202 - the Variant type would be a circular import
+def _variant(position: Position) -> Variant:
     from calhamer.variants import find_variant
 
     return find_variant(position.variant)
@@ -205,9 +205,3 @@ def history_views(game: Game, power: str) -> Iterable[PowerView]:
     for code in game.phases[:-1]:
         yield game_view(game, power, code)
 
-
-def rules_of(rules: Rules | str | None) -> str | None:
-    """The name of an edition, for documents."""
-    if rules is None or isinstance(rules, str):
-        return rules
-    return rules.name

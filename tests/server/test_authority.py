@@ -13,11 +13,10 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from conftest import Clock, Judge, empty_tables, make_settings
-
 from calhamer.server.app import create_app
 from calhamer.server.routes import ROUTERS
 from calhamer.server.security import COOKIE, SessionData
+from conftest import Clock, Judge, empty_tables, make_settings
 
 ROLES = ("gm", "a", "b", "outsider", "anonymous")
 MEMBERS = {"gm", "a", "b"}

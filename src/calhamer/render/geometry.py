@@ -242,6 +242,7 @@ def _layout(
         return {c: tuple(pos[i]) for c, i in index.items()}
     links = [(index[a], index[b]) for a, b in edges]
     temperature = radius / 4
+    gravity = 0.9
     iterations = 120 if n <= 120 else 60
     for _ in range(iterations):
         disp = [[0.0, 0.0] for _ in range(n)]
@@ -266,6 +267,9 @@ def _layout(
         for i, c in enumerate(codes):
             if c in fixed:
                 continue
+            # Gravity towards the middle keeps unlinked provinces from drifting away.
+            disp[i][0] -= pos[i][0] * gravity
+            disp[i][1] -= pos[i][1] * gravity
             dx, dy = disp[i]
             d = math.hypot(dx, dy) or 0.01
             step = min(d, temperature)

@@ -23,7 +23,7 @@ from calhamer.map import Map, Terrain, UnitType
 from calhamer.orders import AnyOrder, Build, Convoy, Disband, Hold, Move, Order, Retreat, Support
 from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point, geometry_for
-from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
+from calhamer.results import FAILS, INVALID, PhaseOutcome
 
 __all__ = ["DEFAULT_COLORS", "View", "render_svg"]
 
@@ -32,7 +32,7 @@ DEFAULT_COLORS: dict[str, str] = {
     "sea_border": "#7ea7cc",
     "land": "#ede3c8",
     "neutral": "#d8cdb0",  # land that is no province
-    "impassable": "#b3aca0",
+    "impassable": "#d9d2c3",
     "fog": "#c9c9c9",
     "border": "#5e5546",
     "label": "#2a2722",
@@ -73,7 +73,7 @@ def render_svg(
     *,
     outcome: PhaseOutcome | None = None,
     orders: Orders | None = None,
-    view: View | Callable[[int], bool] | None = None,
+    view: object | None = None,
     size: float | None = None,
     colors: Mapping[str, str] | None = None,
     show_orders: bool = True,
@@ -88,9 +88,11 @@ def render_svg(
         ones faded, with a red cross), and the units it dislodged are drawn aside with their
         retreat options.
     :param orders: orders to draw instead, by power (text or order values), not adjudicated.
-    :param view: what may be shown: a :class:`View` or a function ``province id -> bool``.
-        Hidden provinces are drawn in grey, and no unit, order, owner or name of a unit in them
-        is written at all.
+    :param view: what may be shown. A power's view (:class:`calhamer.views.PowerView`, as the
+        reports use) draws that view and nothing else: its positions, results and dislodged
+        units, and the centre counts it is told. A :class:`View`, or a function
+        ``province id -> bool``, hides provinces instead: they are drawn in grey, and no unit,
+        order, owner or name of a unit in them is written at all.
     :param size: the width of the picture in pixels (the height follows); default the
         geometry's own width.
     :param colors: colours to use instead of the defaults, keyed by power code (``FRANCE``) or
@@ -101,10 +103,25 @@ def render_svg(
     :param geometry: the shapes to draw with; default the map's own (see
         :mod:`calhamer.render.geometry`).
     """
+    counts: Mapping[str, int] | None = None
+    if _is_power_view(view):
+        # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth.
+        power_view, view = view, None
+        outcome = _ViewOutcome(power_view)  # type: ignore[assignment]
+        counts = power_view.counts  # type: ignore[union-attr]
+        if title is None and power_view.power:  # type: ignore[union-attr]
+            before = power_view.before  # type: ignore[union-attr]
+            who = _power_name(before.map, power_view.power)  # type: ignore[union-attr]
+            title = f"{before.phase.name} ({before.phase.code}), as {who} sees it"
     if position is None:
         if outcome is None:
-            raise TypeError("render_svg needs a position or an outcome")
+            raise TypeError("render_svg needs a position, an outcome or a power's view")
         position = outcome.before
+    elif view is None and outcome is None:
+        counts = position.center_counts()
+    if view is None and counts is None and outcome is not None and position is outcome.before:
+        if not isinstance(outcome, _ViewOutcome):
+            counts = position.center_counts()
     m = position.map
     geo = geometry or geometry_for(m)
     palette = _Palette(m, colors)
@@ -114,7 +131,7 @@ def render_svg(
     legend_h = 0.0
     extra: list[str] = []
     if legend:
-        legend_svg, legend_h = _legend(scene, title, counts=view is None)
+        legend_svg, legend_h = _legend(scene, title, counts=counts)
         extra.append(legend_svg)
     width, height = geo.width, geo.height + legend_h
     px = size or width
@@ -125,6 +142,22 @@ def render_svg(
         'font-family="DejaVu Sans, Verdana, Arial, sans-serif">'
     )
     return "\n".join([head, _STYLE, *body, *extra, "</svg>"]) + "\n"
+
+
+def _is_power_view(view: object) -> bool:
+    return all(hasattr(view, a) for a in ("before", "next", "results", "dislodged", "power"))
+
+
+class _ViewOutcome:
+    """A power's view dressed as an outcome, so that the picture is drawn from it alone."""
+
+    def __init__(self, view) -> None:
+        self.before = view.before
+        self.after = view.next
+        self.next = view.next
+        self.results = view.results
+        self.dislodged = tuple(view.dislodged)
+        self.complete = bool(getattr(view, "complete", True))
 
 
 _STYLE = """<style>
@@ -240,6 +273,7 @@ class _Visibility:
 ARMY_ICON = "M-8,8L-8,6Q-8,0-3.2,-1.2A4.8,4.8 0 1,1 3.2,-1.2Q8,0 8,6L8,8Z"
 FLEET_ICON = "M-11,1.5H11L7,8H-7ZM-1,0V-11L7.5,0ZM-2.6,0V-8L-8.5,0Z"
 UNIT_R = 9.5  # how far arrows stay from a unit's anchor
+FADE = 0.5  # how much white a failed order's colours get
 
 
 @dataclass(slots=True)
@@ -285,7 +319,7 @@ class _Scene:
 
     def _aside(self, unit: Unit) -> Point:
         x, y = self.anchor(unit.loc)
-        return x + 10 * self.s, y + 9 * self.s
+        return x + 13 * self.s, y + 11 * self.s
 
     def _dislodged(self) -> dict[int, tuple[Unit, list[int] | None]]:
         """Dislodged units by province, with their retreat options when known."""
@@ -299,10 +333,13 @@ class _Scene:
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)
         elif outcome is not None and outcome.dislodged and position is outcome.before:
             after = outcome.after
+            # Retreat options only from a complete picture: from a partial one they would be
+            # guesses (and not every rule shows them).
+            complete = getattr(outcome, "complete", True)
             for d in outcome.dislodged:
                 options = (
                     _safe(lambda d=d: retreat_options(after, d))
-                    if after.phase.is_retreat else None
+                    if complete and after.phase.is_retreat else None
                 )
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)
         return found
@@ -310,7 +347,15 @@ class _Scene:
     # -- layers --
 
     def draw(self, *, orders: Orders | None, show_orders: bool) -> list[str]:
-        out: list[str] = [f'<rect width="100%" height="100%" fill="{self.palette["sea"]}"/>']
+        pal = self.palette
+        out: list[str] = [
+            '<defs><pattern id="impassable" patternUnits="userSpaceOnUse" width="6" height="6" '
+            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{pal["impassable"]}"/>'
+            f'<rect width="2.2" height="6" fill="{_mix(pal["impassable"], "#000000", 0.75)}"/>'
+            "</pattern></defs>",
+            f'<rect width="100%" height="100%" '
+            f'fill="{pal["legend"] if self.geo.schematic else pal["sea"]}"/>',
+        ]
         out += self.board()
         out += self.markers()
         out += self.units()
@@ -352,7 +397,7 @@ class _Scene:
         if p.terrain is Terrain.SEA:
             fill, stroke, cls = pal["sea"], pal["sea_border"], "pv sea"
         elif p.terrain is Terrain.IMPASSABLE:
-            fill, stroke, cls = pal["impassable"], pal["border"], "pv"
+            fill, stroke, cls = "url(#impassable)", pal["border"], "pv"
             words.append("impassable")
         else:
             fill, stroke, cls = pal["land"], pal["border"], "pv"
@@ -533,14 +578,19 @@ class _Scene:
             if not isinstance(item.order, Order):
                 continue  # a waived build
             province = self.m.province_of(item.order.loc)
-            unit = base.units.get(province) or self._dislodged_unit_at(province)
+            unit = self._ordered_unit(base, province, item.order)
+            if unit is None and not isinstance(item.order, Build):
+                continue  # an order for a unit that is not there: nothing to draw
             if self.seen.order(item.power, item.order, province, unit):
                 visible.append(item)
         return visible
 
-    def _dislodged_unit_at(self, province: int) -> Unit | None:
+    def _ordered_unit(self, base: Position, province: int, order: AnyOrder) -> Unit | None:
+        """The unit an order is for: a dislodged one for retreats, else the one standing."""
         entry = self.dislodged.get(province)
-        return entry[0] if entry else None
+        if isinstance(order, Retreat) or (isinstance(order, Disband) and base.phase.is_retreat):
+            return entry[0] if entry else None
+        return base.units.get(province)
 
     def _read(self, line: str | AnyOrder, base: Position, kind: str,
               power: str) -> tuple[str, AnyOrder, str] | None:
@@ -558,21 +608,23 @@ class _Scene:
 
     def _order(self, item: _Drawn, moves: dict[int, tuple[Point, Point]]) -> str:
         order, pal, s = item.order, self.palette, self.s
-        colour = pal.ink(item.power)
+        colour, outline = pal.ink(item.power), pal["outline"]
         failed = item.status in (FAILS, INVALID)
+        if failed:  # faded: mixed with white (cheaper to rasterise than transparency)
+            colour, outline = _mix(colour, "#ffffff", FADE), _mix(outline, "#ffffff", FADE)
         label = item.text or type(order).__name__
         result = f": {item.status}" if item.status else ""
         head = (f'<g class="o {type(order).__name__.lower()}'
                 f'{" failed" if failed else ""}" data-unit="{self.m.loc_name(order.loc)}"'
-                f'{" opacity=" + quoteattr("0.55") if failed else ""}>'
-                f"<title>{escape(label + result)}</title>")
+                + (f' data-result="{item.status}"' if item.status else "")
+                + f"><title>{escape(label + result)}</title>")
         body: list[str] = []
         mark: Point | None = None
         start = self.unit_anchor(order.loc)
         if isinstance(order, Move | Retreat):
             a, b = moves[self.m.province_of(order.loc)]
             occupied = self.m.province_of(order.dest) in self.position.units
-            body.append(_arrow(a, b, colour, pal["outline"], s,
+            body.append(_arrow(a, b, colour, outline, s,
                                start=UNIT_R * s, end=(UNIT_R if occupied else 3) * s))
             mark = _along(a, b, -14 * s)
         elif isinstance(order, Support):
@@ -586,20 +638,20 @@ class _Scene:
                 end = _mid(a, b)
                 gap = 0.0
             body.append(_line(start, end, colour, 2.2 * s, "5 3", start=UNIT_R * s, end=gap,
-                              outline=pal["outline"]))
+                              outline=outline))
             body.append(_dot(_along(start, end, -gap) if gap else end, colour,
-                             pal["outline"], 2.8 * s))
+                             outline, 2.8 * s))
             mark = _mid(start, end)
         elif isinstance(order, Convoy):
             a, b = moves.get(self.m.province_of(order.army)) or _offset(
                 self.unit_anchor(order.army), self.anchor(order.dest), 2.5 * s)
             end = _mid(a, b)
             body.append(_line(start, end, colour, 2.2 * s, "0.1 4.2", start=UNIT_R * s,
-                              outline=pal["outline"], cap="round"))
-            body.append(_dot(end, colour, pal["outline"], 2.8 * s))
+                              outline=outline, cap="round"))
+            body.append(_dot(end, colour, outline, 2.8 * s))
             mark = _mid(start, end)
         elif isinstance(order, Hold):
-            body.append(_ring(start, 13 * s, colour, pal["outline"], s))
+            body.append(_ring(start, 13 * s, colour, outline, s))
             mark = (start[0] + 11 * s, start[1] - 11 * s)
         elif isinstance(order, Build):
             unit = self._built_unit(item.power, order)
@@ -721,7 +773,8 @@ def _plus(p: Point, s: float) -> str:
 # -- legend ---------------------------------------------------------------------------------
 
 
-def _legend(scene: _Scene, title: str | None, *, counts: bool) -> tuple[str, float]:
+def _legend(scene: _Scene, title: str | None, *,
+            counts: Mapping[str, int] | None) -> tuple[str, float]:
     m, pal, geo = scene.m, scene.palette, scene.geo
     width = geo.width
     position = scene.position
@@ -736,16 +789,15 @@ def _legend(scene: _Scene, title: str | None, *, counts: bool) -> tuple[str, flo
         items.append((row, x, svg_at))
         x += item_width
 
-    heading_w = 7.0 * len(heading) + 14
+    heading_w = 7.6 * len(heading) + 18
 
     def h(x0: float, y0: float) -> str:
         return (f'<text x="{_n(x0)}" y="{_n(y0 + 4)}" font-size="12" font-weight="bold" '
                 f'fill="{pal["label"]}">{escape(heading)}</text>')
 
     place(heading_w, h)
-    centre_counts = position.center_counts()
     for power in m.powers:
-        text = power.name + (f" {centre_counts.get(power.code, 0)}" if counts else "")
+        text = power.name + (f" {counts.get(power.code, 0)}" if counts is not None else "")
         w = 6.2 * len(text) + 24
 
         def sw(x0: float, y0: float, power=power, text=text) -> str:
@@ -786,7 +838,9 @@ def _legend(scene: _Scene, title: str | None, *, counts: bool) -> tuple[str, flo
                                        outline=pal["outline"], cap="round")
         + _dot((x0 + 26, y0), grey, pal["outline"], 2.8), 34.0)
     sym("Hold", lambda x0, y0: _ring((x0 + 9, y0), 7, grey, pal["outline"], 0.8), 22.0)
-    sym("Failed", lambda x0, y0: f'<g opacity="0.55">{_arrow((x0, y0), (x0 + 28, y0), grey, pal["outline"], 1.0, start=0, end=0)}</g>'
+    sym("Failed", lambda x0, y0: _arrow((x0, y0), (x0 + 28, y0), _mix(grey, "#ffffff", FADE),
+                                        _mix(pal["outline"], "#ffffff", FADE), 1.0, start=0,
+                                        end=0)
         + _cross((x0 + 14, y0), 4, pal["failed"], 0.8, halo=True), 34.0)
     sym("Build", lambda x0, y0: _plus((x0 + 8, y0), 1.0), 18.0)
     sym("Disband", lambda x0, y0: _cross((x0 + 8, y0), 6, pal["failed"], 1.0, halo=True), 20.0)
@@ -864,4 +918,6 @@ def _power_adjective(m: Map, code: str) -> str:
         power = m.power(code)
     except KeyError:
         return f"{code.title()} (neutral)"
+    if m.is_minor(code):
+        return f"{power.adjective or power.name} (neutral)"
     return power.adjective or power.name

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import threading
 from collections.abc import Iterator
 
 from sqlalchemy import Engine, create_engine, event, select
@@ -95,6 +96,12 @@ class Database:
 
 
 def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
+    # Writers of this process queue on a lock instead of in SQLite's busy handler, which
+    # sleeps in steps of up to 100 ms: the lock is taken at BEGIN IMMEDIATE and given back
+    # when the connection returns to the pool (after its COMMIT or ROLLBACK). Other processes
+    # (workers) still meet the busy handler.
+    write_lock = threading.Lock()
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # we say BEGIN ourselves (below)
@@ -108,4 +115,19 @@ def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
         write = connection.get_execution_options().get("calhamer_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        if write and not connection.info.get("calhamer_lock"):
+            write_lock.acquire()
+            connection.info["calhamer_lock"] = True
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        except BaseException:
+            _release(connection.info)
+            raise
+
+    def _release(info: dict) -> None:  # type: ignore[type-arg]
+        if info.pop("calhamer_lock", False):
+            write_lock.release()
+
+    @event.listens_for(engine.pool, "checkin")
+    def _on_checkin(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        _release(record.info)

@@ -34,7 +34,7 @@ from calhamer.report import phase_report
 from calhamer.rules import find_rules
 from calhamer.server.models import Event, Game, Message, OrderSet, PhaseRow, Seat, User
 from calhamer.server.views import Viewer
-from calhamer.variants import find_variant
+from calhamer.variants import VARIANTS, find_variant
 
 PRESS_SETTINGS = ("none", "public", "full")
 GM = "GM"
@@ -96,6 +96,42 @@ def next_deadline(game: Game, code: str, now: datetime) -> datetime | None:
     return now + timedelta(minutes=minutes) if minutes > 0 else None
 
 
+# -- variants ---------------------------------------------------------------------------------
+
+
+def unservable_reason(variant: str) -> str | None:
+    """Why the web judge cannot run this variant yet, or None when it can.
+
+    Hidden information (each player sees only their own view) and bids need their own pages
+    and authority rules before a game may be offered; until then such games are refused
+    rather than served with the whole truth on every page.
+    """
+    try:
+        v = find_variant(variant)
+    except CalhamerError as exc:
+        return str(exc)
+    if getattr(v, "hidden_information", False):
+        return (f"{v.title} hides information from the players; the web judge does not "
+                "serve such games yet")
+    if getattr(v, "takes_bids", False):
+        return f"{v.title} takes bids; the web judge has no bid entry yet"
+    return None
+
+
+def servable_variants() -> list[tuple[str, str]]:
+    """(name, title) of every variant the web judge can run."""
+    return [(v.name, v.title) for v in VARIANTS if unservable_reason(v.name) is None]
+
+
+def public_position(phase: PhaseRow) -> dict[str, Any]:
+    """A phase's position as players may see it: a secret dice seed stays out until the phase
+    has been adjudicated (its published commitment, ``seed_hash``, stays in)."""
+    doc = dict(phase.position)
+    if phase.results is None:
+        doc.pop("seed", None)
+    return doc
+
+
 # -- games ------------------------------------------------------------------------------------
 
 
@@ -116,6 +152,9 @@ def create_game(
     adjustment_minutes: int,
     now: datetime,
 ) -> Game:
+    problem = unservable_reason(variant)
+    if problem:
+        raise Invalid(problem)
     try:
         library_game = LibraryGame.new(variant, rules or None)
     except CalhamerError as exc:
@@ -368,7 +407,7 @@ def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
 def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
     """The phase as a phase document, with the orders the viewer may read."""
     game = _game_of(session, phase)
-    doc = dict(phase.position)
+    doc = public_position(phase)
     doc["rules"] = game.rules
     doc["orders"] = {p: list(o.lines) for p, o in visible_orders(session, viewer, phase).items()}
     return doc

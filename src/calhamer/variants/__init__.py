@@ -12,7 +12,7 @@ which phase follows, and how a phase kind the core does not know is adjudicated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from calhamer import notation
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from calhamer.map import Location, Map, UnitType
     from calhamer.notation import ParsedOrder
     from calhamer.orders import AnyOrder, Build, Order
-    from calhamer.position import Position, Unit
+    from calhamer.position import Dislodged, Position, Unit
     from calhamer.results import PhaseOutcome
     from calhamer.rules import Rules
     from calhamer.views import PowerView
@@ -181,9 +181,38 @@ class Variant:
         """Problems with ``power``'s bids (``{"order": ..., "dp": ...}``) for this phase."""
         return [f"{self.title} has no bids: only DP variants take them"]
 
+    # -- variants that adjudicate in their own way (Superdiplomacy's stacks and dice) -------
+
+    def adjudicate(
+        self, position: Position, orders: Mapping[str, Any], rules: Rules
+    ) -> PhaseOutcome | None:
+        """Adjudicate ``position``'s phase entirely in the variant's own way, or None (the
+        default) to let the core do it. Superdiplomacy's stacks take over every phase here."""
+        return None
+
+    def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
+        """A phase about to be played, made ready by the game keeping it: a variant that
+        throws dice draws a secret seed with ``new_seed`` and publishes its commitment."""
+        return position
+
+    def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
+        """Where the dislodged ``entry`` may retreat, as reports list it."""
+        from calhamer.phases import retreat_options
+
+        return retreat_options(position, entry)
+
+    def report_notes(self, outcome: PhaseOutcome) -> list[str]:
+        """Lines a phase report adds after the results (Superdiplomacy: battles and dice)."""
+        return []
+
+    def position_notes(self, position: Position) -> list[str]:
+        """Lines shown with a position's summary (Superdiplomacy: the dice commitment)."""
+        return []
+
 
 VARIANTS: list[type[Variant]] = [Variant]
 _INSTANCES: dict[type[Variant], Variant] = {}
+_FOUND: dict[str, Variant] = {}  # name as asked -> variant (asked for every phase)
 
 
 def find_variant(name: str) -> Variant:
@@ -191,12 +220,16 @@ def find_variant(name: str) -> Variant:
 
     Variants hold no state, so one instance of each is shared.
     """
+    found = _FOUND.get(name)
+    if found is not None:
+        return found
     key = name.strip().lower()
     for cls in VARIANTS:
         if key == cls.name or key in cls.aliases:
             instance = _INSTANCES.get(cls)
             if instance is None:
                 instance = _INSTANCES[cls] = cls()
+            _FOUND[name] = instance
             return instance
     known = ", ".join(cls.name for cls in VARIANTS)
     raise CalhamerError(f"there is no variant {name!r}; the variants are: {known}")
@@ -214,3 +247,7 @@ VARIANTS += [DPVariant, SubSaharanExcerpt]
 from calhamer.variants.kriegsplomacy import Kriegsplomacy  # noqa: E402
 
 VARIANTS += [Kriegsplomacy]
+
+from calhamer.variants.superdiplomacy import Superdiplomacy  # noqa: E402
+
+VARIANTS += [Superdiplomacy]

@@ -67,7 +67,7 @@ def find_colour(word: str) -> int | None:
     return _BY_NAME.get(word.strip().lower())
 
 
-# -- units and orders with colours ---------------------------------------------------------------
+# -- units and orders with colours ----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,7 @@ class Exchange(Order):
     other: Location
 
 
-# -- strengths with colours ----------------------------------------------------------------------
+# -- strengths with colours -----------------------------------------------------------------------
 
 ATTACK, DEFENCE, PREVENT = "attack", "defence", "prevent"
 
@@ -326,7 +326,7 @@ class ArpiesseResolver(MovementResolver):
         return all(probe.adjudicate(n) == value for n in cycle)
 
 
-# -- reading and writing colours -------------------------------------------------------------------
+# -- reading and writing colours ------------------------------------------------------------------
 
 _COLOUR_WORD = re.compile(r"(?<![\w.'’])(red|purple|silver)(?![\w.'’])", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_][\w.'’]*")
@@ -342,7 +342,9 @@ _NOT_A_UNIT = {
 }
 _ARROW = re.compile(r"->|=>|→|[-–—]+|(?<![\w.'’])to(?![\w.'’])", re.IGNORECASE)
 _EXCHANGE_WORD = re.compile(r"(?<![\w.'’])(x|exch|exchanges?|swap)(\s+with)?(?![\w.'’])", re.I)
-_UNIT_WORDS = {"A": UnitType.ARMY, "ARMY": UnitType.ARMY, "F": UnitType.FLEET, "FLEET": UnitType.FLEET}
+_UNIT_WORDS = {
+    "A": UnitType.ARMY, "ARMY": UnitType.ARMY, "F": UnitType.FLEET, "FLEET": UnitType.FLEET,
+}
 
 
 @dataclass(frozen=True)
@@ -582,7 +584,7 @@ def _check_claim(m: Map, text: str, claim: _Claim, unit: Unit | None, loc: Locat
         )
 
 
-# -- the summer colour exchange (rule XII) ----------------------------------------------------------
+# -- the summer colour exchange (rule XII) --------------------------------------------------------
 
 
 def _parse_exchange(

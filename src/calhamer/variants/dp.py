@@ -162,7 +162,7 @@ class Bid:
 
 
 _BID_LINE = re.compile(
-    r"^\s*(?P<dp>[-+]?\d+(?:[.,]\d*)?|[-+]?[.,]\d+)\s*(?:D\.?P\.?S?\b)?\s*[:;=]?\s*(?P<order>.*?)\s*$",
+    r"^\s*(?P<dp>[-+]?\d+(?:[.,]\d*)?|[-+]?[.,]\d+)\s*(?:D\.?P\.?S?\b)?\s*[:;=-]?\s*(?P<order>.*?)\s*$",
     re.IGNORECASE,
 )
 

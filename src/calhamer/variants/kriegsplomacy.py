@@ -84,9 +84,11 @@ def spy_range(m: Map, unit: Unit) -> frozenset[ProvinceId]:
     return frozenset(m.province_of(loc) for loc in m.fleet_adjacent[unit.loc]) | {here}
 
 
-# -- names as the source writes them ----------------------------------------------------------------
+# -- names as the source writes them ----------------------------------------------------------
 
-_SHORT = {"STP": "StP"}
+# The source's own abbreviations where they differ from the map's codes (all of them are also
+# names the map accepts, so a player may copy a report line back into an order).
+_SHORT = {"STP": "StP", "TYR": "Tyo", "TYS": "Tyh", "MAO": "Mid", "WES": "Wmd", "NAO": "Nat"}
 
 
 def short(m: Map, loc: Location) -> str:
@@ -124,7 +126,7 @@ class SpyRecord:
     sees: frozenset[ProvinceId]
 
 
-# -- the facts of a movement phase -------------------------------------------------------------------
+# -- the facts of a movement phase -------------------------------------------------------------
 
 
 class MovementFacts:
@@ -224,23 +226,24 @@ class MovementFacts:
     # -- a power's own orders (rules 3.3 to 3.6) ---------------------------------------------------
 
     def own_results(self, power: str, prefix: bool = False) -> list[OrderResult]:
-        """``power``'s orders as it is told them: each line in the source's notation."""
+        """``power``'s orders as it is told them, each line in the source's notation: the
+        orders given (invalid ones with the reason), then its units that held for want of a
+        valid order."""
         out: list[OrderResult] = []
         m = self.m
+        abbreviation = f"{power_abbreviation(m, power)} " if prefix else ""
         for res in self.outcome.results.get(power, []):
             if res.result == INVALID:
                 out.append(OrderResult(power, res.text, res.canonical, INVALID, res.reason))
-                continue
-            order = res.order
-            if isinstance(order, Order):
-                p = m.province_of(order.loc)
-            else:  # no valid order: the unit in the province the canonical text names
-                p = m.province_of(m.loc(res.canonical.split()[1]))
-                order = None
-            line, verdict, reason = self.own_line(p, order)
-            if prefix:
-                line = f"{power_abbreviation(m, power)} {line}"
-            out.append(OrderResult(power, res.text, line, verdict, reason, res.order))
+            elif isinstance(res.order, Order):
+                line, verdict, reason = self.own_line(m.province_of(res.order.loc), res.order)
+                out.append(
+                    OrderResult(power, res.text, abbreviation + line, verdict, reason, res.order)
+                )
+        for p in sorted(self.before.units, key=self._code):
+            if self.before.units[p].power == power and p not in self.orders:
+                line, verdict, reason = self.own_line(p, None)
+                out.append(OrderResult(power, "", abbreviation + line, verdict, reason))
         return out
 
     def own_line(self, p: ProvinceId, order: Order | None) -> tuple[str, str, str]:
@@ -455,7 +458,8 @@ def centre_chart(outcome: PhaseOutcome) -> list[str]:
     units_before, units_after = before.unit_counts(), after.unit_counts()
     lines = []
     for power in m.power_codes:
-        count, had, has = centres.get(power, 0), units_before.get(power, 0), units_after.get(power, 0)
+        count = centres.get(power, 0)
+        had, has = units_before.get(power, 0), units_after.get(power, 0)
         if not (count or had or has):
             continue
         change = has - had
@@ -581,7 +585,12 @@ class Kriegsplomacy(Variant):
         return super().format_order(position, order)
 
     def no_unit_message(
-        self, position: Position, power: str | None, province: ProvinceId, *, dislodged: bool = False
+        self,
+        position: Position,
+        power: str | None,
+        province: ProvinceId,
+        *,
+        dislodged: bool = False,
     ) -> str:
         """Said alike whether a foreign unit stands there or none (nothing foreign is told)."""
         m = position.map
@@ -677,7 +686,7 @@ class Kriegsplomacy(Variant):
         before = outcome.before
         gm = power is None
         powers = [p for p in before.map.power_codes if p in outcome.results] if gm else [power]
-        results = {p: facts.own_results(p, prefix=gm) for p in powers if p in outcome.results}
+        results = {p: facts.own_results(p) for p in powers if p in outcome.results}
         notes = []
         for spy in facts.spies:
             unit = before.units[spy]
@@ -708,8 +717,6 @@ class Kriegsplomacy(Variant):
             if not gm and owner != power:
                 continue
             line = retreat_line(m, fate) or ""
-            if gm:
-                line = f"{power_abbreviation(m, owner)} {line}"
             if fate.dest is None:
                 verdict, reason = SUCCEEDS, "disbanded"
             elif fate.arrived:

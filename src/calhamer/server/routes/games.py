@@ -25,7 +25,7 @@ from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
 from calhamer.server.views import Viewer, viewer_for
-from calhamer.variants import VARIANTS
+from calhamer.variants import find_variant
 
 api = APIRouter(prefix="/api/games", tags=["games"])
 pages = APIRouter(include_in_schema=False)
@@ -78,7 +78,8 @@ def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
     last = None
     if phase.index > 0:
         last = service.phases_of(session, viewer.game)[phase.index - 1].code
-    return ViewOut(game=present.game_out(session, viewer, phase), position=phase.position,
+    return ViewOut(game=present.game_out(session, viewer, phase),
+                   position=service.public_position(phase),
                    orders=orders, last_phase=last)
 
 
@@ -105,7 +106,7 @@ def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request
 
 
 def _choices() -> dict[str, object]:
-    return {"variants": [(v.name, v.title) for v in VARIANTS], "editions": list(EDITIONS),
+    return {"variants": service.servable_variants(), "editions": list(EDITIONS),
             "defaults": Deadlines()}
 
 
@@ -175,9 +176,8 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
 
 
 def _units_of(position, power):  # type: ignore[no-untyped-def]
-    from calhamer.notation import format_unit
-
-    return [format_unit(position.map, u) for u in position.units_of(power)]
+    variant = find_variant(position.variant)
+    return [variant.format_unit(position.map, u) for u in position.units_of(power)]
 
 
 @pages.post("/games/{game_id}/control")

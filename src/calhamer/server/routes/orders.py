@@ -103,7 +103,7 @@ def save(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, now
                             now=now)
     session.commit()
     _wake_if_requested(request, viewer)
-    return redirect(f"/games/{viewer.game.id}?saved={action}#orders")
+    return redirect(f"/games/{viewer.game.id}?saved={phase}#orders")
 
 
 @pages.post("/games/{game_id}/orders/check")

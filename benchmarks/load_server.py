@@ -1,0 +1,238 @@
+"""The web judge under load, on loopback only (not a test).
+
+Starts ``calhamer serve --no-worker`` on 127.0.0.1 with a fresh database, creates GAMES
+standard games with seven players each through the JSON API, and then for each of PHASES
+phases:
+
+1. every player submits orders (``PUT /api/games/{id}/orders``) from CONCURRENCY client
+   threads, timing each answer (an answer means the orders are committed);
+2. the gamemasters ask for adjudication and WORKERS worker threads adjudicate every due
+   phase, timed from the first claim to the last commit.
+
+It reports order-submission latency (p50, p99, max) and phases adjudicated per second, on
+SQLite and, when one answers at 127.0.0.1:5432 (database ``test``), on PostgreSQL in a
+schema of its own that is dropped afterwards::
+
+    python benchmarks/load_server.py                 # both back ends, default sizes
+    python benchmarks/load_server.py --games 50 --concurrency 32 --backend sqlite
+
+The load is bounded (at most 200 games, 64 client threads, 10 phases) and only ever sent to
+127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+
+HOST = "127.0.0.1"
+POSTGRES = os.environ.get("CALHAMER_TEST_POSTGRES",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def server(database_url: str):  # type: ignore[no-untyped-def]
+    port = free_port()
+    env = {**os.environ, "CALHAMER_SECRET_KEY": "load-test", "CALHAMER_DATABASE_URL": ""}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "calhamer.cli", "serve", "--host", HOST, "--port", str(port),
+         "--no-worker", "--database", database_url, "--log-level", "warning"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/openapi.json", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                why = proc.stderr.read() if proc.stderr else ""
+                raise SystemExit(f"the server did not start: {why}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextmanager
+def postgres_schema():  # type: ignore[no-untyped-def]
+    schema = f"calhamer_load_{secrets.token_hex(4)}"
+    admin = create_engine(POSTGRES, connect_args={"connect_timeout": 3})
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def postgres_reachable() -> str | None:
+    try:
+        engine = create_engine(POSTGRES, connect_args={"connect_timeout": 3})
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        engine.dispose()
+    except Exception as exc:
+        return str(exc).splitlines()[0]
+    return None
+
+
+def setup_games(client: httpx.Client, games: int) -> list[dict[str, Any]]:
+    made = []
+    for n in range(games):
+        r = client.post("/api/users", json={"username": f"gm{n}", "password": "load test pw"})
+        r.raise_for_status()
+        gm = {"Authorization": "Bearer " + r.json()["token"]}
+        r = client.post("/api/games", json={"name": f"load {n}",
+                                            "deadlines": {"movement": 0, "retreat": 0,
+                                                          "adjustment": 0}}, headers=gm)
+        r.raise_for_status()
+        game = r.json()
+        players = {}
+        for seat in game["seats"]:
+            r = client.post("/api/join", json={"invite": seat["invite_token"]})
+            r.raise_for_status()
+            players[seat["power"]] = {"Authorization": "Bearer " + r.json()["token"]}
+        made.append({"id": game["id"], "gm": gm, "players": players})
+    return made
+
+
+def submit_all(base: str, games: list[dict[str, Any]], concurrency: int) -> list[float]:
+    """Every player of every game saves orders (all its units hold); each answer's latency."""
+    local = threading.local()
+
+    def one(job: tuple[dict[str, Any], str]) -> float:
+        game, power = job
+        if not hasattr(local, "client"):
+            local.client = httpx.Client(base_url=base, timeout=60)
+        client: httpx.Client = local.client
+        view = client.get(f"/api/games/{game['id']}", headers=game["players"][power]).json()
+        phase = view["game"]["phase"]
+        units = view["position"]["units"].get(power, [])
+        orders = [f"{u} H" for u in units] if phase.endswith("M") else []
+        started = time.perf_counter()
+        r = client.put(f"/api/games/{game['id']}/orders", headers=game["players"][power],
+                       json={"phase": phase, "orders": orders})
+        elapsed = time.perf_counter() - started
+        r.raise_for_status()
+        return elapsed
+
+    jobs = [(g, p) for g in games for p in POWERS]
+    with ThreadPoolExecutor(concurrency) as pool:
+        return list(pool.map(one, jobs))
+
+
+def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
+                   workers: int) -> tuple[int, float]:
+    from calhamer.server.config import Settings
+    from calhamer.server.worker import process_due
+
+    with httpx.Client(base_url=base, timeout=60) as client:
+        for game in games:
+            client.post(f"/api/games/{game['id']}/control", json={"action": "process"},
+                        headers=game["gm"]).raise_for_status()
+    settings = Settings(database_url=database_url)
+    db = settings.open_database()
+    done: list[str] = []
+    lock = threading.Lock()
+
+    def drain(n: int) -> None:
+        got = process_due(db, settings, name=f"load-worker-{n}")
+        with lock:
+            done.extend(got)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=drain, args=(n,)) for n in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    db.dispose()
+    return len(done), elapsed
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(label: str, database_url: str, args: argparse.Namespace) -> None:
+    with server(database_url) as base, httpx.Client(base_url=base, timeout=60) as client:
+        games = setup_games(client, args.games)
+        latencies: list[float] = []
+        adjudicated, adjudication_time = 0, 0.0
+        for _ in range(args.phases):
+            latencies += submit_all(base, games, args.concurrency)
+            count, seconds = adjudicate_all(base, database_url, games, args.workers)
+            adjudicated += count
+            adjudication_time += seconds
+    ms = [x * 1000 for x in latencies]
+    print(f"{label}: {args.games} games x 7 players, {args.phases} phases, "
+          f"{args.concurrency} client threads, {args.workers} worker threads")
+    print(f"  order submissions: {len(ms)}, latency p50 {percentile(ms, 0.5):.1f} ms, "
+          f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, "
+          f"mean {statistics.fmean(ms):.1f} ms")
+    rate = adjudicated / adjudication_time if adjudication_time else 0.0
+    print(f"  phases adjudicated: {adjudicated} in {adjudication_time:.2f} s, "
+          f"{rate:.1f} phases/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games (at most 200)")
+    parser.add_argument("--phases", type=int, default=2, help="phases per game (at most 10)")
+    parser.add_argument("--concurrency", type=int, default=16,
+                        help="client threads submitting orders (at most 64)")
+    parser.add_argument("--workers", type=int, default=2, help="worker threads (at most 8)")
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    args = parser.parse_args()
+    args.games = max(1, min(args.games, 200))
+    args.phases = max(1, min(args.phases, 10))
+    args.concurrency = max(1, min(args.concurrency, 64))
+    args.workers = max(1, min(args.workers, 8))
+    if args.backend in ("sqlite", "both"):
+        with tempfile.TemporaryDirectory() as tmp:
+            run("SQLite", f"sqlite:///{Path(tmp) / 'load.db'}", args)
+    if args.backend in ("postgresql", "both"):
+        problem = postgres_reachable()
+        if problem:
+            print(f"PostgreSQL: skipped, not reachable at {POSTGRES}: {problem}")
+        else:
+            with postgres_schema() as url:
+                run("PostgreSQL", url, args)
+
+
+if __name__ == "__main__":
+    main()

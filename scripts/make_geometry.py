@@ -26,6 +26,7 @@ judge. Deterministic: the same input gives byte-identical output.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
@@ -124,7 +125,7 @@ def densify(points: list[tuple[float, float]], step: float = 1.0) -> list[tuple[
     """Add points every ``step`` degrees so that long edges follow the projection's curves."""
     out = []
     ring = [*points, points[0]]
-    for (a, b), (c, d) in zip(ring, ring[1:], strict=False):
+    for (a, b), (c, d) in itertools.pairwise(ring):
         n = max(1, math.ceil(max(abs(c - a), abs(d - b)) / step))
         out += [(a + (c - a) * i / n, b + (d - b) * i / n) for i in range(n)]
     return out
@@ -134,7 +135,7 @@ def chaikin(points: list[tuple[float, float]], rounds: int = 2) -> list[tuple[fl
     for _ in range(rounds):
         ring = [*points, points[0]]
         smooth = []
-        for (a, b), (c, d) in zip(ring, ring[1:], strict=False):
+        for (a, b), (c, d) in itertools.pairwise(ring):
             smooth.append((0.75 * a + 0.25 * c, 0.75 * b + 0.25 * d))
             smooth.append((0.25 * a + 0.75 * c, 0.25 * b + 0.75 * d))
         points = smooth
@@ -319,12 +320,6 @@ def place_sc(code: str, geom, unit: Point, obstacles: Obstacles,
     return _xy(p)
 
 
-def _box_circle_gap(center: Point, w: float, circle: Point, r: float) -> float:
-    dx = max(abs(circle.x - center.x) - w / 2, 0.0)
-    dy = max(abs(circle.y - center.y) - LABEL_H / 2, 0.0)
-    return math.hypot(dx, dy) - r
-
-
 def coast_anchor(poly, seas: list, avoid: Point, over) -> list[float]:
     """A point inside ``poly`` close to its shore on ``seas``, away from ``avoid``."""
     if over is not None:
@@ -425,6 +420,8 @@ OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {
     "NAO": {"unit": (-16.0, 56.5)},
     "NWG": {"unit": (1.0, 65.5)},
     "BAR": {"unit": (37.0, 71.3)},
+    # St Petersburg reaches from the Gulf of Finland to the Urals: keep its pieces near the city.
+    "STP": {"unit": (35.5, 62.5), "sc": (31.8, 60.9)},
 }
 COAST_OVERRIDES: dict[str, tuple[float, float]] = {
     "STP/NC": (34.0, 68.2),  # the Murmansk coast, not the mouth of the White Sea
@@ -469,13 +466,13 @@ def write_preview(path: str, doc: dict, m) -> None:
         out.append(f'<path d="{doc["water"]}" fill="#f0f"/>')
     for n in doc["neutral"]:
         out.append(f'<path d="{n["d"]}" fill="#c8b898" stroke="#555" stroke-width=".4"/>')
-    for code, e in doc["extras"].items():
+    for e in doc["extras"].values():
         out.append(f'<path d="{e["d"]}" fill="#b8a888" stroke="#555" stroke-width=".4"/>')
     for p in m.provinces:
         e = doc["provinces"][p.code]
         out.append(f'<path d="{e["d"]}" fill="{fills[p.terrain]}" stroke="#333" '
                    'stroke-width=".5"/>')
-    for code, pts in geodata.SEEDS.items():
+    for pts in geodata.SEEDS.values():
         for lon, lat in pts:
             x, y = project(lon, lat)
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.2" fill="#c00"/>')
@@ -536,7 +533,8 @@ def main() -> int:
         obstacles.circles.append((pt.x, pt.y, UNIT_R, code))
     for code, cs in coasts.items():
         for x, y in cs.values():
-            obstacles.circles.append((x, y, UNIT_R, code))
+            # A coast's unit is another thing to keep clear of, not one to stay close to.
+            obstacles.circles.append((x, y, UNIT_R, f"{code}/coast"))
     # Small provinces choose first: big ones have room to spare.
     anchors: dict[str, dict] = {}
     for code, geom, p in sorted(every, key=lambda e: largest(e[1]).area):

@@ -297,6 +297,25 @@ def test_a_stationary_unit_never_moves_nor_dislodges() -> None:
     assert "A Bel - Pic             Bounced (sortie)" in dp.adjudication_report(outcome)
 
 
+def test_a_sortie_in_a_head_to_head_battle() -> None:
+    start = example_start()
+    # Equal strengths: both bounce, and Tabora stays.
+    bids = {"MOZAMBIQUE": ["1 DP: A Tab - Sto"]}
+    outcome = adjudicate(with_bids(start, bids), {"ZANZIBAR": ["A Sto - Tab"]})
+    assert result(outcome, "TABORA", "A TAB - STO").reason == "bounced 1v1 with A STO"
+    assert result(outcome, "ZANZIBAR", "A STO - TAB").reason == "bounced 1v1 with A TAB"
+    # A stronger attack wins the battle and destroys the stationary unit.
+    bids = {"MOZAMBIQUE": ["1 DP: A Tab - Sto"], "ANGOLA": ["1 DP: A Kas S Sto - Tab"]}
+    outcome = adjudicate(with_bids(start, bids), {"ZANZIBAR": ["A Sto - Tab"]})
+    assert result(outcome, "ZANZIBAR", "A STO - TAB").result == SUCCEEDS
+    m = start.map
+    assert m.province_of(m.loc("TAB")) in outcome.removed
+    assert outcome.next.phase.code == "F1901M"
+    assert "A Tab - Sto             Bounced 1v2 (with Sto); Dislodged by A Sto (2v1)" in (
+        dp.adjudication_report(outcome)
+    )
+
+
 def test_a_lone_sortie_closes_its_province_to_retreats() -> None:
     units = {"FRANCE": ["A BUR", "A PAR", "A MAR"], "GERMANY": ["A MUN", "A RUH", "A KIE"]}
     orders = {"GERMANY": ["A Mun - Bur", "A Ruh S A Mun - Bur"], "FRANCE": ["A Par - Gas"]}

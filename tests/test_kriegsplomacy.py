@@ -20,7 +20,7 @@ import pytest
 from calhamer.cli import main
 from calhamer.errors import CalhamerError
 from calhamer.formats import outcome_to_json, position_from_json, position_to_json
-from calhamer.game import Game, check_orders
+from calhamer.game import FORMAT, Game, check_orders
 from calhamer.map import load_map
 from calhamer.notation import format_unit
 from calhamer.phases import adjudicate
@@ -811,11 +811,10 @@ def test_validation_never_reveals_foreign_units(line, worlds, tmp_path, capsys) 
         check = check_orders(position, {"AUSTRIA": [line]}, rules)["AUSTRIA"][0]
         # the same through a game file and the command line
         path = tmp_path / "game.json"
-        game = Game.new(KP)
-        game._records[-1].position = position_to_json(position, "datc")
-        game._records[-1].phase = position.phase.code
-        game._current = None
-        game.save(path)
+        record = {"phase": position.phase.code, "position": position_to_json(position, "datc"),
+                  "orders": {}, "results": None}
+        path.write_text(json.dumps({"format": FORMAT, "variant": KP, "rules": "datc",
+                                    "phases": [record]}))
         orders = tmp_path / "orders.txt"
         orders.write_text(line + "\n")
         main(["game", "orders", str(path), "Austria", str(orders)])
@@ -959,23 +958,32 @@ def test_a_whole_game_from_the_command_line(tmp_path, capsys) -> None:
 
 
 def _random_orders(position: Position, power: str, rng: random.Random) -> list[str]:
+    """Plausible orders: moves, espionage, counter-espionage, holds, and supports of the
+    power's own moves (so that units get dislodged and retreat)."""
     m = position.map
     lines = []
     if position.phase.is_movement:
+        moves: dict[str, int] = {}
+        rest = []
         for unit in position.units_of(power):
             here = m.province_of(unit.loc)
             reach = sorted(spy_range(m, unit) - {here})
-            choice = rng.random()
             name = format_unit(m, unit)
-            if choice < 0.45 and reach:
-                lines.append(f"{name} - {m.provinces[rng.choice(reach)].code}")
-            elif choice < 0.6:
+            if rng.random() < 0.5 and reach:
+                moves[name] = rng.choice(reach)
+                lines.append(f"{name} - {m.provinces[moves[name]].code}")
+            else:
+                rest.append((name, reach))
+        for name, reach in rest:
+            helped = [(u, d) for u, d in moves.items() if d in reach]
+            choice = rng.random()
+            if helped and choice < 0.6:
+                other, dest = rng.choice(helped)
+                lines.append(f"{name} S {other} - {m.provinces[dest].code}")
+            elif choice < 0.75:
                 lines.append(f"{name} E")
-            elif choice < 0.7:
+            elif choice < 0.85:
                 lines.append(f"{name} CE")
-            elif choice < 0.85 and reach:
-                target = m.provinces[rng.choice(reach)].code
-                lines.append(f"{name} S {target} H")
             else:
                 lines.append(f"{name} H")
     elif position.phase.is_retreat:
@@ -993,15 +1001,17 @@ def _random_orders(position: Position, power: str, rng: random.Random) -> list[s
 
 
 def test_a_whole_game_through_the_library_each_power_sees_only_its_own() -> None:
-    rng = random.Random(1901)
+    rng = random.Random(1)
     game = Game.new(KP)
     kinds = []
+    dislodged = 0
     while game.current.phase.year < 1905:
         position = game.current
         kinds.append(position.phase.kind)
         for power in POWERS:
             game.set_orders(power, _random_orders(position, power, rng))
         out = game.process()
+        dislodged += len(out.dislodged)
         views = power_views(out)
         assert list(views) == [p for p in POWERS if p in views]
         for power, view in views.items():
@@ -1017,6 +1027,21 @@ def test_a_whole_game_through_the_library_each_power_sees_only_its_own() -> None
             # the same view from the game file, adjudicated again
             again = game_view(game, power)
             assert again.to_json() == view.to_json()
+            if position.phase.is_retreat:  # each own dislodged unit's fate, no one else's
+                mine = [d for d in position.dislodged if d.unit.power == power]
+                assert len(view.results.get(power, [])) >= len(mine)
+    assert dislodged  # the game did exercise retreats
     # every movement phase has its retreat phase, every Fall its winter
     assert "".join(kinds).replace("MR", "") .replace("A", "") == ""
     assert "".join(kinds).startswith("AMRMRA")
+
+
+def test_the_validation_leak_test_can_fail() -> None:
+    """In the standard game, where the board is open, the same checks do differ."""
+    seen = set()
+    for world in ({"ITALY": ["F TRI"]}, {}):
+        units = {"AUSTRIA": ["A VIE"], **world}
+        position, _, rules = position_from_json({"phase": "S1901M", "units": units})
+        check = check_orders(position, {"AUSTRIA": ["A Tri - Ven"]}, rules)["AUSTRIA"][0]
+        seen.add(check.problem)
+    assert len(seen) == 2

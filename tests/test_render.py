@@ -342,7 +342,8 @@ BLUE = ["A BBB"]
         # Nodes sit apart, and a province given x, y keeps its place relative to the others.
         points = [geo.shapes[c].unit for c in ("AAA", "BBB", "CCC", "SSS", "LON")]
         assert len(set(points)) == 5
-        assert 0 <= min(x for x, _ in points) and max(x for x, _ in points) <= geo.width
+        assert min(x for x, _ in points) >= 0
+        assert max(x for x, _ in points) <= geo.width
 
     def test_the_layout_is_deterministic(self, tmp_path: Path):
         path = tmp_path / "triangle.toml"

@@ -475,7 +475,9 @@ def test_same_seed_and_orders_same_throws_and_a_changed_order_changes_them() -> 
 
 def test_a_seed_must_match_its_commitment() -> None:
     doc = position_to_json(with_seed(START, "secret"))
-    assert doc["seed"] == "secret" and doc["extra"]["seed_hash"] == dice.commitment("secret")
+    assert "seed" not in doc  # a position never carries its secret
+    assert doc["extra"]["seed_hash"] == dice.commitment("secret")
+    doc["seed"] = "secret"  # as given to be adjudicated
     position, _, _ = position_from_json(doc)
     assert position.extra["seed"] == "secret"
     doc["seed"] = "something else"
@@ -638,7 +640,7 @@ def test_the_year_runs_spring_builds_fall_retreats_winter() -> None:
     for _ in range(6):
         phase = game.current.phase
         seen.append(phase.code)
-        assert (game.current.extra.get("seed") == "year") == phase.is_movement  # dice: moves
+        assert (game.record().seed == "year") == phase.is_movement  # dice: moves only
         game.process()
     assert seen == ["S1901M", "S1901A", "F1901M", "W1901A", "S1902M", "S1902A"]
     assert game.current.phase.code == "F1902M"
@@ -743,7 +745,7 @@ def test_verification_catches_a_changed_throw_or_seed() -> None:
     bad = Game.from_json(tampered).verify()
     assert not bad[0].ok and "differ" in bad[0].problems[0]
     tampered = json.loads(json.dumps(doc))
-    tampered["phases"][0]["position"]["seed"] = "a seed chosen afterwards"
+    tampered["phases"][0]["seed"] = "a seed chosen afterwards"
     bad = Game.from_json(tampered).verify()
     assert not bad[0].ok and "commitment" in bad[0].problems[0]
 
@@ -752,6 +754,8 @@ def test_the_seed_stays_secret_until_the_phase_is_processed() -> None:
     game = Game.new("superdiplomacy", new_seed=lambda: "hidden")
     doc = game.phase_document()
     assert "seed" not in doc and doc["extra"]["seed_hash"] == dice.commitment("hidden")
+    assert game.to_json()["phases"][0]["seed"] == "hidden"  # the gamemaster's file keeps it
+    assert "hidden" not in json.dumps(game.to_json()["phases"][0]["position"])
     game.process()
     revealed = game.phase_document("S1901M")
     assert revealed["seed"] == "hidden"

@@ -62,6 +62,9 @@ class PhaseRecord:
     # A DP variant's secret bids, by bidding power ({"order": ..., "dp": ...} each); kept
     # apart from the position and the results, which players see.
     bids: dict[str, list[Any]] = field(default_factory=dict)
+    # The secret dice seed of a phase that throws dice (Superdiplomacy): the position shows
+    # only its commitment; the seed is revealed with the results.
+    seed: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         doc = {
@@ -72,6 +75,8 @@ class PhaseRecord:
         }
         if self.bids:
             doc["bids"] = self.bids
+        if self.seed is not None:
+            doc["seed"] = self.seed
         return doc
 
 
@@ -146,7 +151,7 @@ class Game:
         edition = find_rules(rules or v.default_rules).name
         start = Position.initial(load_map(v.map_name), variant=v.name)
         start = v.prepare_phase(start, new_seed or dice.new_seed)
-        record = PhaseRecord(start.phase.code, position_to_json(start, edition))
+        record = _record(start, edition)
         return cls(v.name, edition, [record], new_seed)
 
     @classmethod
@@ -243,8 +248,8 @@ class Game:
         """Phase ``code`` (default: the current one) as a phase document, with its orders."""
         r = self.record(code)
         doc = dict(r.position)
-        if r.results is None:
-            doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
+        if r.seed is not None and r.results is not None:
+            doc["seed"] = r.seed  # revealed once the phase is processed, secret until then
         doc["rules"] = self.rules
         doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
         if r.bids:
@@ -256,6 +261,8 @@ class Game:
         bids if any (secret), and the orders by power."""
         r = self.record(code)
         doc = {**r.position, "bids": r.bids} if r.bids else r.position
+        if r.seed is not None:
+            doc = {**doc, "seed": r.seed}
         position = self.current if doc is self._records[-1].position else _position(doc)
         orders = {p: [t for t in lines if is_order_line(t)] for p, lines in r.orders.items()}
         return position, orders
@@ -372,9 +379,7 @@ class Game:
         record.results = outcome_to_json(outcome, self.rules, views=False)["results"]
         # The next phase gets what it needs before orders are due (a committed dice seed).
         outcome.next = find_variant(self.variant).prepare_phase(outcome.next, self.new_seed)
-        self._records.append(
-            PhaseRecord(outcome.next.phase.code, position_to_json(outcome.next, self.rules))
-        )
+        self._records.append(_record(outcome.next, self.rules))
         self._current = outcome.next
         return outcome
 
@@ -396,7 +401,7 @@ class Game:
                 notes = variant.position_notes(position)
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
-                recorded_seed = following.get("seed")
+                recorded_seed = self._records[index + 1].seed
                 nxt = variant.prepare_phase(outcome.next, lambda s=recorded_seed: s or "")
                 expected = position_to_json(nxt, self.rules)
             except CalhamerError as exc:
@@ -435,6 +440,13 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
             if a != b:
                 return _first_difference(what, a, b, f"{where}[{i}]")
     return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
+
+
+def _record(position: Position, rules: str) -> PhaseRecord:
+    """The record of a phase about to be played; its dice seed, if any, kept apart."""
+    seed = position.extra.get("seed")
+    return PhaseRecord(position.phase.code, position_to_json(position, rules),
+                       seed=seed if isinstance(seed, str) else None)
 
 
 def _position(doc: Mapping[str, Any]) -> Position:
@@ -478,9 +490,13 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
     bids = entry.get("bids") or {}
     if not isinstance(bids, Mapping) or not all(isinstance(v, list) for v in bids.values()):
         raise GameError(f'{where} ({code}): "bids" must map each power to a list of bids')
+    seed = entry.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise GameError(f'{where} ({code}): "seed" must be a string')
     return PhaseRecord(
         code, dict(position), {str(p): list(v) for p, v in orders.items()},
         None if results is None else dict(results), {str(p): list(v) for p, v in bids.items()},
+        seed,
     )
 
 

@@ -28,7 +28,7 @@ from calhamer.orders import AnyOrder, Build, Disband, Hold, Order, Retreat, Waiv
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, ParadoxRule, Rules, find_rules
-from calhamer.validation import Illegal, check_movement_order, fleet_destination
+from calhamer.validation import Illegal, fleet_destination
 
 if TYPE_CHECKING:
     from calhamer.variants import Variant
@@ -181,13 +181,13 @@ def adjudicate_movement(
 
     # Units no player commands (a DP variant's neutrals): the variant says where their orders
     # come from, and those orders replace any given for the same unit.
-    for power, items in intake.variant.unit_orders(position, dict(legal), rules).items():
+    for power, items in intake.variant.unit_orders(position, legal, rules).items():
         for result, order in intake.add(power, items):
             if not isinstance(order, Order):
                 intake.illegal(result, "only hold, move, support and convoy orders are given now")
                 continue
             try:
-                checked = check_movement_order(position, result.power, order)
+                checked = intake.variant.check_movement_order(position, result.power, order)
             except Illegal as exc:
                 intake.illegal(result, str(exc))
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -96,8 +97,10 @@ def test_unknown_games_are_404(judge):
                  "/api/games/%00", "/api/games/nope/messages"):
         r = judge.client.get(path, headers=gm.headers)
         assert r.status_code == 404 and r.json() == {"detail": "not found"}, path
-    r = judge.client.post("/api/join", json={"invite": "not-a-real-invitation"})
-    assert r.status_code == 404
+    for invite in ("not-a-real-invitation", "\x00", "a b", "é" * 10):
+        r = judge.client.post("/api/join", json={"invite": invite})
+        assert r.status_code == 404, invite
+        assert judge.client.get("/join/" + quote(invite)).status_code == 404
     r = judge.client.get("/api/no/such/route", headers=gm.headers)
     assert r.status_code == 404 and r.json() == {"detail": "not found"}
 

@@ -160,8 +160,11 @@ def test_gm_controls_through_the_pages(app):
     assert "paused by the gamemaster" in page.text
     page = gm.post(f"{game_url}/control", {"action": "resume"})
     assert "deadline" in page.text
-    page = gm.post(f"{game_url}/control", {"action": "extend", "minutes": "abc"}, status=400)
-    assert "whole number" in page.text
+    for minutes in ("abc", "99999999999999", "-3", "1.5"):
+        page = gm.post(f"{game_url}/control", {"action": "extend", "minutes": minutes},
+                       status=400)
+        assert "whole number" in page.text
+    page = gm.post(f"{game_url}/control", {"action": "explode"}, status=400)
     old_link = links["FRANCE"]
     page = gm.post(f"{game_url}/seats/FRANCE/replace")
     row = re.search(r'<tr data-power="FRANCE">(.*?)</tr>', page.text, re.S)[1]

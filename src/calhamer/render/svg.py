@@ -104,6 +104,7 @@ def render_svg(
         :mod:`calhamer.render.geometry`).
     """
     counts: Mapping[str, int] | None = None
+    power_view = None
     if _is_power_view(view):
         # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth.
         power_view, view = view, None
@@ -117,11 +118,8 @@ def render_svg(
         if outcome is None:
             raise TypeError("render_svg needs a position, an outcome or a power's view")
         position = outcome.before
-    elif view is None and outcome is None:
-        counts = position.center_counts()
-    if view is None and counts is None and outcome is not None and position is outcome.before:
-        if not isinstance(outcome, _ViewOutcome):
-            counts = position.center_counts()
+    if power_view is None and view is None:
+        counts = position.center_counts()  # under a view, only the counts it is told
     m = position.map
     geo = geometry or geometry_for(m)
     palette = _Palette(m, colors)
@@ -497,8 +495,13 @@ class _Scene:
                      f'stroke="{pal["outline"]}" stroke-width="1.2"{dash}/>')
         badge = unit_badge(self.variant, unit)
         if badge:
-            parts.append(f'<circle cx="8.5" cy="-8" r="4.6" fill={quoteattr(badge)} '
+            parts.append(f'<circle cx="8.5" cy="-8" r="5" fill={quoteattr(badge)} '
                          f'stroke="{pal["outline"]}" stroke-width="1.2"/>')
+            if not badge.startswith("#"):  # a named colour: its initial too, for every eye
+                ink = "#1d1d1d" if _light(badge) else "#ffffff"
+                parts.append(f'<text x="8.5" y="-5.6" font-size="6.8" font-weight="bold" '
+                             f'text-anchor="middle" fill="{ink}">{escape(badge[:1].upper())}'
+                             "</text>")
         count = _count(unit)
         if count > 1:
             parts.append(f'<rect x="5" y="2" width="11" height="10" rx="2.5" fill="#ffffff" '
@@ -752,7 +755,8 @@ def _ring(p: Point, r: float, colour: str, outline: str, s: float) -> str:
 
 def _cross(p: Point, r: float, colour: str, s: float, *, halo: bool = False) -> str:
     x, y = p
-    d = f"M{_n(x - r)},{_n(y - r)}L{_n(x + r)},{_n(y + r)}M{_n(x - r)},{_n(y + r)}L{_n(x + r)},{_n(y - r)}"
+    d = (f"M{_n(x - r)},{_n(y - r)}L{_n(x + r)},{_n(y + r)}"
+         f"M{_n(x - r)},{_n(y + r)}L{_n(x + r)},{_n(y - r)}")
     out = ""
     if halo:
         out += (f'<path class="x" d="{d}" stroke="#ffffff" stroke-width="{_n(4.4 * s)}" '
@@ -899,6 +903,19 @@ def unit_badge(variant: object, unit: Unit) -> str | None:
         if names and 0 <= value < len(names):
             return str(names[value]).lower()
     return None
+
+
+_LIGHT_NAMES = {"silver", "white", "yellow", "gold", "orange", "pink", "lightgrey",
+                "lightgray", "cyan", "lime", "khaki", "beige", "ivory"}
+
+
+def _light(colour: str) -> bool:
+    """Whether dark ink reads better than white on ``colour``."""
+    rgb = _rgb(colour)
+    if rgb is None:
+        return colour.strip().lower() in _LIGHT_NAMES
+    r, g, b = rgb
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150
 
 
 def _count(unit: Unit) -> int:

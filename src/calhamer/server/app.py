@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(SessionCookieMiddleware, secure=settings.secure_cookies,
                        max_age=settings.session_max_age)
+    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     return app
 
@@ -193,6 +194,37 @@ async def _plain_error(scope: Scope, receive: Receive, send: Send, status: int,
     else:
         response = Response(message + "\n", status_code=status, media_type="text/plain")
     await response(scope, receive, send)
+
+
+class SecurityHeadersMiddleware:
+    """Headers every answer carries: no framing, no MIME sniffing, and no Referer leaving the
+    site (an invitation link is a secret in the address). Pages may load only this site's own
+    scripts and styles; FastAPI's /docs (which loads Swagger from a CDN) is left alone."""
+
+    HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+               (b"referrer-policy", b"same-origin")]
+    CSP = (b"content-security-policy",
+           b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+           b"form-action 'self'; base-uri 'none'")
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        extra = list(self.HEADERS)
+        if not path.startswith(("/docs", "/redoc")):
+            extra.append(self.CSP)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class SessionCookieMiddleware:

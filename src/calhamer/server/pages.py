@@ -26,6 +26,22 @@ def _when(value: datetime | None) -> str:
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _until(value: datetime | None, now: datetime) -> str:
+    """``in 3 h 20 min``, ``in 45 s``, ``now``."""
+    if value is None:
+        return ""
+    seconds = int((value - now).total_seconds())
+    if seconds <= 0:
+        return "now"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{days} d" if days else "", f"{hours} h" if hours else "",
+             f"{minutes} min" if minutes and not days else "",
+             f"{secs} s" if not (days or hours or minutes) else ""]
+    return "in " + " ".join(p for p in parts if p)
+
+
 def _power_title(code: str) -> str:
     return code.title() if code != "GM" else "Gamemaster"
 
@@ -33,6 +49,7 @@ def _power_title(code: str) -> str:
 templates.env.filters["phase_name"] = _phase_name
 templates.env.filters["when"] = _when
 templates.env.filters["power"] = _power_title
+templates.env.globals["until"] = _until
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200,

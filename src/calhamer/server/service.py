@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import secrets
 import time
 from collections.abc import Iterable
@@ -422,9 +423,14 @@ def _game_of(session: Session, phase: PhaseRow) -> Game:
 # -- players ----------------------------------------------------------------------------------
 
 
+INVITE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what new_token makes
+
+
 def seat_for_invite(session: Session, token: str) -> Seat:
+    if not INVITE.fullmatch(token):
+        raise NotFound()
     seat = session.scalars(select(Seat).where(Seat.invite_token == token)).first()
-    if seat is None or not token:
+    if seat is None:
         raise NotFound()
     return seat
 

@@ -10,12 +10,15 @@ everyone's after; the gamemaster sees everything.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from calhamer.server.models import Game, Seat, User
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what service.create_game makes
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Viewer:
 
 def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | None:
     """The user's standing in the game, or None when the game is unknown or not theirs."""
-    if user is None or not game_id or len(game_id) > 16:
+    if user is None or not GAME_ID.fullmatch(game_id):
         return None
     game = session.get(Game, game_id)
     if game is None:

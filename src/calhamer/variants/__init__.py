@@ -7,7 +7,9 @@ writes its own fields of a phase document. :func:`find_variant` is the whole reg
 The hook methods below default to the standard game; the core calls them through
 ``find_variant(position.variant)`` wherever a variant may differ: how units and orders are
 written and read (Arpiesse's colours), what a build creates, who wins a clash of retreats,
-which phase follows, and how a phase kind the core does not know is adjudicated.
+which phase follows, and how a phase kind the core does not know is adjudicated; where the
+orders of units no player commands come from, whether a dislodged unit may retreat, which
+variant fields outlive a phase, and how results are laid out in a report (the DP variants).
 """
 
 from __future__ import annotations

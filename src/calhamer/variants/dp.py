@@ -40,7 +40,7 @@ from calhamer.orders import AnyOrder, Build, Convoy, Hold, Move, Order, Support
 from calhamer.position import Position, Unit
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
-from calhamer.validation import Illegal, check_movement_order
+from calhamer.validation import Illegal
 from calhamer.variants import Variant, find_variant
 
 BIDS = "bids"  # the key of the bids in a phase document and in ``Position.extra``
@@ -337,7 +337,7 @@ def judge_bid(variant: DPVariant, position: Position, bid: Bid) -> JudgedBid:
     if not isinstance(order, Order):
         return _void(judged, "only hold, move, support and convoy orders can be bought")
     try:
-        checked = check_movement_order(position, None, order)
+        checked = variant.check_movement_order(position, None, order)
     except Illegal as exc:
         return _void(judged, str(exc))
     province = m.province_of(checked.loc)
@@ -422,7 +422,7 @@ def default_order(variant: DPVariant, position: Position, province: int) -> Orde
         order = parsed.order
         if isinstance(order, Order) and m.province_of(order.loc) == province:
             try:
-                return check_movement_order(position, unit.power, order)
+                return variant.check_movement_order(position, unit.power, order)
             except Illegal:
                 break
     return Hold(unit.type, unit.loc)

@@ -161,6 +161,14 @@ class MovementFacts:
             if isinstance(self.orders.get(p), Espionage | CounterEspionage)
         ]
 
+    @classmethod
+    def of(cls, outcome: PhaseOutcome) -> MovementFacts:
+        """The facts of ``outcome``, worked out once however many views are built from it."""
+        facts = outcome.detail.get("kriegsplomacy")
+        if not isinstance(facts, cls) or facts.outcome is not outcome:
+            facts = outcome.detail["kriegsplomacy"] = cls(outcome)
+        return facts
+
     def _code(self, p: ProvinceId) -> str:
         return self.m.provinces[p].code
 
@@ -652,7 +660,7 @@ class Kriegsplomacy(Variant):
         """Remember each movement phase's spies in its retreat phase (whose news they get)."""
         nxt = outcome.next
         if outcome.before.phase.is_movement:
-            spies = MovementFacts(outcome).spy_records()
+            spies = MovementFacts.of(outcome).spy_records()
             extra = {k: v for k, v in nxt.extra.items() if k != "spies"}
             if spies:
                 extra["spies"] = spies
@@ -682,7 +690,7 @@ class Kriegsplomacy(Variant):
         return position if power is None else self.known_position(position, power)
 
     def _movement_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
-        facts = MovementFacts(outcome)
+        facts = MovementFacts.of(outcome)
         before = outcome.before
         gm = power is None
         powers = [p for p in before.map.power_codes if p in outcome.results] if gm else [power]
@@ -690,10 +698,13 @@ class Kriegsplomacy(Variant):
         notes = []
         for spy in facts.spies:
             unit = before.units[spy]
-            if isinstance(facts.orders[spy], Espionage) and (gm or unit.power == power):
-                lines = facts.spy_lines(spy)
-                if lines:
-                    notes.append(Note(facts.spy_title(spy, gm), tuple(lines)))
+            if (
+                isinstance(facts.orders[spy], Espionage)
+                and not facts.is_cut(spy)
+                and (gm or unit.power == power)
+            ):
+                # An uncut spy always reports, if only that it saw nothing (a CE, rule 7.3).
+                notes.append(Note(facts.spy_title(spy, gm), tuple(facts.spy_lines(spy))))
         dislodged = tuple(d for d in outcome.dislodged if gm or d.unit.power == power)
         return PowerView(
             power,

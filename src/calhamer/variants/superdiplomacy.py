@@ -1790,9 +1790,9 @@ class Superdiplomacy(Variant):
         return out
 
     def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
+        # The secret seed is never written here: a game keeps it apart from the position
+        # (revealed with the results), and a phase document given to be adjudicated names it.
         extra = position.extra
-        if extra.get("seed"):
-            doc["seed"] = extra["seed"]
         fields_ = {k: extra[k] for k in ("seed_hash", "armed", "dice", "retreat_blocked")
                    if extra.get(k) is not None}
         if fields_:

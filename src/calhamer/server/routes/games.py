@@ -185,10 +185,13 @@ def control(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, 
             action: Annotated[str, Form()] = "",
             minutes: Annotated[str, Form()] = "") -> Response:
     try:
-        amount = int(minutes) if minutes.strip() else None
-    except ValueError:
-        raise service.Invalid("minutes must be a whole number") from None
-    service.control(session, viewer=viewer, action=action, minutes=amount, now=now)
+        body = ControlIn(action=action, minutes=minutes.strip() or None)  # type: ignore[arg-type]
+    except ValidationError:
+        raise service.Invalid(
+            f"choose one of {', '.join(service.CONTROLS)}, and a whole number of minutes "
+            "from 1 to 86400"
+        ) from None
+    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now)
     session.commit()
     _wake_worker(request)
     return redirect(f"/games/{viewer.game.id}")

@@ -1,24 +1,28 @@
 #!/usr/bin/env python3
 """Generate ``src/calhamer/maps/standard.geometry.json``: the province shapes of the board.
 
-Method (see ``docs/render.md``):
+Method (the long form is in ``docs/render.md``):
 
 1. ``geodata.py`` holds our own hand-made coast outlines and, for every province, a few seed
    points, all as longitude and latitude.
-2. Everything is projected with a Lambert conformal conic projection and scaled to the board.
-   Coasts are smoothed (Chaikin) and lightly simplified.
+2. Everything is projected (Lambert conformal conic), squeezed radially around Germany so that
+   the crowded middle of the board gets room and Russia and the oceans less, swollen locally
+   by a few lenses (Italy, Britain, the western Balkans, the Low Countries), and scaled to the
+   board. Coasts are smoothed (Chaikin) and lightly simplified.
 3. The land is the union of the coast outlines less the enclosed seas. Land seeds are
    tessellated (Voronoi) and clipped to the land; sea seeds likewise to the water. The cells of
    one province's seeds make its shape. A piece of a province cut off from all its seeds joins
    the neighbour it shares the longest border with.
-4. For each province: a unit anchor (the pole of inaccessibility), a label point and a
-   supply-centre point placed where they fit without overlapping, and one unit anchor per
-   split coast, near that coast's seas.
-5. The result is checked against the map's adjacency: provinces that are adjacent must touch,
-   and provinces that touch must be adjacent. Problems are printed (``--strict`` fails on them).
+4. For each province: a unit anchor (the pole of inaccessibility, or a hand-set point), one
+   unit anchor per split coast near that coast's seas, then a supply-centre point and a label
+   point placed, smallest provinces first, where they fit inside the province and keep clear
+   of every unit, marker and label already placed.
+5. The result is checked against the map's adjacency: provinces that are adjacent must share
+   a border, and provinces that share a border must be adjacent (Switzerland aside). Problems
+   are printed; ``--strict`` fails on them.
 
-Needs numpy-free shapely 2 (``pip install shapely``); only this script needs it, never the
-judge. Deterministic: the same input gives byte-identical output.
+Needs shapely 2 (``pip install shapely``): only this script does, never the judge.
+Deterministic: the same input gives byte-identical output.
 
     python scripts/make_geometry.py [--preview preview.svg] [--strict]
 """
@@ -416,7 +420,7 @@ def check(m, shapes) -> list[str]:
 OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {
     # The big oceans' widest points are far out at the edge of the board; play is near the
     # coasts.
-    "MAO": {"unit": (-11.0, 44.0)},
+    "MAO": {"unit": (-8.5, 45.6)},
     "NAO": {"unit": (-16.0, 56.5)},
     "NWG": {"unit": (1.0, 65.5)},
     "BAR": {"unit": (37.0, 71.3)},

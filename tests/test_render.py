@@ -89,6 +89,28 @@ class TestStructure:
         assert ids["sc-PAR"].find(f"{SVG}circle").get("fill") == france
         assert "sc-BUR" not in ids  # not a supply centre
 
+    def test_the_shapes_follow_the_adjacency(self):
+        """Adjacent provinces share a border (two or more corners); others meet at most at a
+        point. The generator checks border lengths with shapely; this needs none."""
+        m = START.map
+        geo = geometry_for(m)
+
+        def corners(d: str) -> set[tuple[float, float]]:
+            return {tuple(map(float, xy.split(","))) for part in d.split("M")[1:]
+                    for xy in part.rstrip("Z").split()}
+
+        shapes = {p.code: corners(geo.shapes[p.code].d) for p in m.provinces}
+        need = {frozenset((p.code, m.provinces[q].code)) for p in m.provinces
+                for q in m.army_adjacent[p.id] | m.province_fleet_adjacent[p.id] if q != p.id}
+        codes = sorted(shapes)
+        for i, a in enumerate(codes):
+            for b in codes[i + 1:]:
+                shared = len(shapes[a] & shapes[b])
+                if frozenset((a, b)) in need:
+                    assert shared >= 2, f"{a} and {b} are adjacent but do not touch"
+                elif "SWI" not in (a, b):
+                    assert shared <= 1, f"{a} and {b} touch but are not adjacent"
+
     def test_switzerland_is_drawn_impassable(self):
         ids = by_id(parse(render_svg(START)))
         assert "impassable" in ids["prov-SWI"].find(f"{SVG}title").text

@@ -17,7 +17,7 @@ import pytest
 from calhamer import dice
 from calhamer.cli import main
 from calhamer.errors import OrderError, PhaseError
-from calhamer.formats import position_from_json, position_to_json
+from calhamer.formats import outcome_to_json, position_from_json, position_to_json
 from calhamer.game import Game
 from calhamer.map import ARMY, FLEET, Terrain, load_map
 from calhamer.phases import _Intake, adjudicate
@@ -640,7 +640,7 @@ def test_the_year_runs_spring_builds_fall_retreats_winter() -> None:
     for _ in range(6):
         phase = game.current.phase
         seen.append(phase.code)
-        assert (game.record().seed == "year") == phase.is_movement  # dice: moves only
+        assert (game.record().position.get("seed") == "year") == phase.is_movement
         game.process()
     assert seen == ["S1901M", "S1901A", "F1901M", "W1901A", "S1902M", "S1902A"]
     assert game.current.phase.code == "F1902M"
@@ -745,7 +745,7 @@ def test_verification_catches_a_changed_throw_or_seed() -> None:
     bad = Game.from_json(tampered).verify()
     assert not bad[0].ok and "differ" in bad[0].problems[0]
     tampered = json.loads(json.dumps(doc))
-    tampered["phases"][0]["seed"] = "a seed chosen afterwards"
+    tampered["phases"][0]["position"]["seed"] = "a seed chosen afterwards"
     bad = Game.from_json(tampered).verify()
     assert not bad[0].ok and "commitment" in bad[0].problems[0]
 
@@ -754,12 +754,17 @@ def test_the_seed_stays_secret_until_the_phase_is_processed() -> None:
     game = Game.new("superdiplomacy", new_seed=lambda: "hidden")
     doc = game.phase_document()
     assert "seed" not in doc and doc["extra"]["seed_hash"] == dice.commitment("hidden")
-    assert game.to_json()["phases"][0]["seed"] == "hidden"  # the gamemaster's file keeps it
-    assert "hidden" not in json.dumps(game.to_json()["phases"][0]["position"])
+    assert game.to_json()["phases"][0]["position"]["seed"] == "hidden"  # the GM's file
+    outcome = game.process()
+    assert outcome.next.phase.code == "S1901A"
     game.process()
+    assert game.current.phase.code == "F1901M"
+    shown = outcome_to_json(game.outcome() or outcome)["next"]  # what players are sent
+    assert "seed" not in shown and "seed" not in position_to_json(game.current)
     revealed = game.phase_document("S1901M")
     assert revealed["seed"] == "hidden"
-    assert game.current.extra["dice"]["seed"] == "hidden"  # published with the results
+    s1901a = game.record("S1901A").position
+    assert s1901a["extra"]["dice"]["seed"] == "hidden"  # published with the results
 
 
 def test_a_whole_game_through_the_command_line(tmp_path, capsys) -> None:
@@ -781,6 +786,10 @@ def test_a_whole_game_through_the_command_line(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "Battles and dice" in out and "Seed " in out
     assert Game.load(path).current.phase.year >= 1902
+    game = Game.load(path)
+    last_movement = [c for c in game.phases[:-1] if c.endswith("M")][-1]
+    assert main(["game", "show", path, "--as", "Austria", "--phase", last_movement]) == 0
+    assert "Battles and dice" in capsys.readouterr().out  # a player's view shows the throws
     assert main(["verify", path]) == 0
     out = capsys.readouterr().out
     assert "come out exactly as recorded" in out and "SHA-256" in out

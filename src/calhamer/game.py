@@ -62,9 +62,6 @@ class PhaseRecord:
     # A DP variant's secret bids, by bidding power ({"order": ..., "dp": ...} each); kept
     # apart from the position and the results, which players see.
     bids: dict[str, list[Any]] = field(default_factory=dict)
-    # The secret dice seed of a phase that throws dice (Superdiplomacy): the position shows
-    # only its commitment; the seed is revealed with the results.
-    seed: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         doc = {
@@ -75,8 +72,6 @@ class PhaseRecord:
         }
         if self.bids:
             doc["bids"] = self.bids
-        if self.seed is not None:
-            doc["seed"] = self.seed
         return doc
 
 
@@ -248,8 +243,8 @@ class Game:
         """Phase ``code`` (default: the current one) as a phase document, with its orders."""
         r = self.record(code)
         doc = dict(r.position)
-        if r.seed is not None and r.results is not None:
-            doc["seed"] = r.seed  # revealed once the phase is processed, secret until then
+        if r.results is None:
+            doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
         doc["rules"] = self.rules
         doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
         if r.bids:
@@ -261,8 +256,6 @@ class Game:
         bids if any (secret), and the orders by power."""
         r = self.record(code)
         doc = {**r.position, "bids": r.bids} if r.bids else r.position
-        if r.seed is not None:
-            doc = {**doc, "seed": r.seed}
         position = self.current if doc is self._records[-1].position else _position(doc)
         orders = {p: [t for t in lines if is_order_line(t)] for p, lines in r.orders.items()}
         return position, orders
@@ -401,9 +394,9 @@ class Game:
                 notes = variant.position_notes(position)
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
-                recorded_seed = self._records[index + 1].seed
+                recorded_seed = following.get("seed")
                 nxt = variant.prepare_phase(outcome.next, lambda s=recorded_seed: s or "")
-                expected = position_to_json(nxt, self.rules)
+                expected = _record(nxt, self.rules).position
             except CalhamerError as exc:
                 checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
                 continue
@@ -443,10 +436,15 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
 
 
 def _record(position: Position, rules: str) -> PhaseRecord:
-    """The record of a phase about to be played; its dice seed, if any, kept apart."""
+    """The record of a phase about to be played. A phase that throws dice keeps its secret
+    seed in the record's document (``"seed"``): the game file is the gamemaster's, and
+    :meth:`Game.phase_document` leaves the seed out until the phase is processed. Documents
+    made for players (``position_to_json``) never hold it."""
+    doc = position_to_json(position, rules)
     seed = position.extra.get("seed")
-    return PhaseRecord(position.phase.code, position_to_json(position, rules),
-                       seed=seed if isinstance(seed, str) else None)
+    if isinstance(seed, str):
+        doc["seed"] = seed
+    return PhaseRecord(position.phase.code, doc)
 
 
 def _position(doc: Mapping[str, Any]) -> Position:
@@ -490,13 +488,9 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
     bids = entry.get("bids") or {}
     if not isinstance(bids, Mapping) or not all(isinstance(v, list) for v in bids.values()):
         raise GameError(f'{where} ({code}): "bids" must map each power to a list of bids')
-    seed = entry.get("seed")
-    if seed is not None and not isinstance(seed, str):
-        raise GameError(f'{where} ({code}): "seed" must be a string')
     return PhaseRecord(
         code, dict(position), {str(p): list(v) for p, v in orders.items()},
         None if results is None else dict(results), {str(p): list(v) for p, v in bids.items()},
-        seed,
     )
 
 

@@ -232,3 +232,29 @@ def test_unknown_pages_and_games_are_the_same_404(app):
     strip = re.compile(r'name="csrf_token" value="[^"]+"|<nav>.*?</nav>', re.S)
     assert strip.sub("", hidden.text) == strip.sub("", nothing.text)
     assert stranger.client.get("/join/not-a-token").status_code == 404
+
+
+def test_pages_carry_security_headers(client):
+    r = client.get("/")
+    assert r.headers["x-frame-options"] == "DENY"
+    assert r.headers["referrer-policy"] == "same-origin"  # invitation links stay on the site
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert "content-security-policy" not in client.get("/docs").headers
+
+
+def test_deadlines_are_shown_with_the_time_left():
+    from datetime import datetime, timedelta
+
+    from calhamer.server.pages import _until
+
+    now = datetime(2026, 1, 1, 12, 0)
+    assert _until(now + timedelta(hours=3, minutes=20), now) == "in 3 h 20 min"
+    assert _until(now + timedelta(days=2, hours=1, minutes=5), now) == "in 2 d 1 h"
+    assert _until(now + timedelta(seconds=45), now) == "in 45 s"
+    assert _until(now - timedelta(seconds=1), now) == "now"
+
+
+def test_the_page_reloads_itself_while_a_phase_is_adjudicated(app):
+    gm, game_url, _links = gm_creates_a_game(app)
+    page = gm.post(f"{game_url}/control", {"action": "process"})
+    assert '<meta http-equiv="refresh"' in page.text and "being adjudicated" in page.text

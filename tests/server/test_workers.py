@@ -111,11 +111,18 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
         select(User.id).where(User.display_name == "France"))
     acknowledged: list[int] = []
     refused: list[int] = []
+    errors: list[BaseException] = []
     stop = threading.Event()
 
     def player() -> None:
+        try:
+            save_until_refused()
+        except BaseException as exc:
+            errors.append(exc)
+
+    def save_until_refused() -> None:
         n = 0
-        while not stop.is_set() and n < 2000:
+        while not stop.is_set() and n < 5000:
             n += 1
             try:
                 with judge.database.transaction() as session:
@@ -135,9 +142,14 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
         time.sleep(0.01)
     with judge.database.transaction() as session:
         session.get(Game, gid).process_requested = True
-    assert judge.process() == [f"{gid} S1901M"]
+    done: list[str] = []
+    deadline = time.monotonic() + 20
+    while not done and time.monotonic() < deadline:
+        done = judge.process()  # SKIP LOCKED: a save holding the row makes it try again
+    assert done == [f"{gid} S1901M"]
     thread.join(timeout=30)
     stop.set()
+    assert not errors, errors
     assert refused, "saves after the adjudication must be refused"
     with judge.database.session() as session:
         phase = session.scalars(select(PhaseRow).where(PhaseRow.game_id == gid,

@@ -480,7 +480,7 @@ class _Scene:
         return "; ".join([*words, *extra])
 
     def _unit(self, unit: Unit, x: float, y: float, ident: str, title: str,
-              scale: float = 1.0, ring: str | None = None) -> str:
+              scale: float = 1.0, ring: str | None = None, ghost: bool = False) -> str:
         pal = self.palette
         s = self.s * scale
         self.powers_shown.add(unit.power)
@@ -491,7 +491,10 @@ class _Scene:
                  f'scale({_n(s, 3)})"><title>{escape(title)}</title>']
         if ring:
             parts.append(f'<circle r="12.5" fill="none" stroke="{ring}" stroke-width="2.2"/>')
-        parts.append(f'<path d="{icon}" fill="{pal.unit(unit.power)}" '
+        fill = pal.unit(unit.power)
+        if ghost:  # a unit still to be built: paler, outlined in dashes
+            fill, dash = _mix(fill, "#ffffff", 0.55), ' stroke-dasharray="2.4 1.4"'
+        parts.append(f'<path d="{icon}" fill="{fill}" '
                      f'stroke="{pal["outline"]}" stroke-width="1.2"{dash}/>')
         badge = unit_badge(self.variant, unit)
         if badge:
@@ -660,7 +663,7 @@ class _Scene:
             unit = self._built_unit(item.power, order)
             x, y = self.anchor(order.loc)
             body.append(self._unit(unit, x, y, f"build-{self.m.loc_name(order.loc)}",
-                                   label, scale=0.9).replace('class="u"', 'class="u build"', 1))
+                                   label, ghost=True).replace('class="u"', 'class="u build"', 1))
             body.append(_plus((x + 9 * s, y - 9 * s), s))
             mark = (x, y)
         elif isinstance(order, Disband):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from importlib.resources import files
 
 from fastapi import FastAPI, Request
@@ -88,10 +88,11 @@ def _is_api(request: Request) -> bool:
 
 
 def _error(request: Request, status: int, message: str,
-           headers: dict[str, str] | None = None) -> Response:
+           headers: Mapping[str, str] | None = None) -> Response:
     if _is_api(request):
-        return JSONResponse({"detail": message}, status_code=status, headers=headers)
-    return render_error(request, status, message, headers=headers)
+        return JSONResponse({"detail": message}, status_code=status,
+                            headers=dict(headers or {}))
+    return render_error(request, status, message, headers=dict(headers or {}))
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -201,8 +202,8 @@ class SecurityHeadersMiddleware:
     site (an invitation link is a secret in the address). Pages may load only this site's own
     scripts and styles; FastAPI's /docs (which loads Swagger from a CDN) is left alone."""
 
-    HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
-               (b"referrer-policy", b"same-origin")]
+    HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+               (b"referrer-policy", b"same-origin"))
     CSP = (b"content-security-policy",
            b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
            b"form-action 'self'; base-uri 'none'")

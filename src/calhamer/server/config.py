@@ -11,6 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from calhamer.server.db import Database
 
 
 def utcnow() -> datetime:
@@ -76,7 +80,7 @@ class Settings:
     def resolved_database_url(self) -> str:
         return normalize_database_url(self.database_url or default_database_url())
 
-    def open_database(self):  # type: ignore[no-untyped-def]
+    def open_database(self) -> Database:
         """The database these settings name (not yet migrated)."""
         from calhamer.server.db import Database
 

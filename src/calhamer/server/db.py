@@ -12,8 +12,9 @@ import contextlib
 import secrets
 import threading
 from collections.abc import Iterator
+from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Connection, Engine, create_engine, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from calhamer.server.models import Setting
@@ -103,7 +104,7 @@ def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
     write_lock = threading.Lock()
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we say BEGIN ourselves (below)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -113,7 +114,7 @@ def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get("calhamer_write", False)
         if write and not connection.info.get("calhamer_lock"):
             write_lock.acquire()
@@ -124,10 +125,10 @@ def _sqlite_hooks(engine: Engine, synchronous: str) -> None:
             _release(connection.info)
             raise
 
-    def _release(info: dict) -> None:  # type: ignore[type-arg]
+    def _release(info: dict[Any, Any]) -> None:
         if info.pop("calhamer_lock", False):
             write_lock.release()
 
     @event.listens_for(engine.pool, "checkin")
-    def _on_checkin(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
         _release(record.info)

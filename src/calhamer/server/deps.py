@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
@@ -48,19 +48,19 @@ class CsrfError(Exception):
 
 
 def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    return cast(Settings, request.app.state.settings)
 
 
 def get_database(request: Request) -> Database:
-    return request.app.state.db
+    return cast(Database, request.app.state.db)
 
 
 def get_signer(request: Request) -> Signer:
-    return request.app.state.signer
+    return cast(Signer, request.app.state.signer)
 
 
 def get_passwords(request: Request) -> Passwords:
-    return request.app.state.passwords
+    return cast(Passwords, request.app.state.passwords)
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

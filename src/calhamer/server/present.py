@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from calhamer.game import OrderCheck
@@ -48,7 +50,8 @@ def game_out(session: Session, viewer: Viewer, phase: PhaseRow | None = None) ->
                 player=s.user.display_name if s.user else None)
         for s in game.seats
     ]
-    return GameOut(**_game_fields(game, phase), role=viewer.role, power=viewer.power,
+    return GameOut(**_game_fields(game, phase), role="gm" if viewer.is_gm else "player",
+                   power=viewer.power,
                    seats=seats)
 
 
@@ -73,7 +76,7 @@ def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
                      last_error=game.last_error)
 
 
-def _game_fields(game: Game, phase: PhaseRow) -> dict[str, object]:
+def _game_fields(game: Game, phase: PhaseRow) -> dict[str, Any]:
     return {
         "id": game.id, "name": game.name, "variant": game.variant, "rules": game.rules,
         "press": game.press, "status": game.status, "phase": phase.code,

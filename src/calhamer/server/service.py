@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
@@ -599,7 +599,7 @@ def events_of(session: Session, game: Game) -> list[Event]:
 # -- adjudication (the workers) -----------------------------------------------------------------
 
 
-def due_games(now: datetime):  # type: ignore[no-untyped-def]
+def due_games(now: datetime) -> Select[Game]:
     """The statement a worker claims a due game with: one row, locked, skipping locked ones."""
     return (
         select(Game)

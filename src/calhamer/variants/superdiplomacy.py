@@ -53,6 +53,7 @@ from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, check_movement_order, fleet_destination
 from calhamer.variants import Variant
+from calhamer.views import Note, PowerView, full_view
 
 NEUTRAL = "NEUTRAL"
 CAPACITY = 6  # units in one sector
@@ -1841,13 +1842,18 @@ class Superdiplomacy(Variant):
     # -- reports --------------------------------------------------------------------------------
 
     def report_notes(self, outcome: PhaseOutcome) -> list[str]:
-        before = outcome.before
-        if not before.phase.is_movement:
-            return []
-        record = outcome.after.extra.get("dice") or outcome.next.extra.get("dice")
-        if not isinstance(record, Mapping) or record.get("phase") != before.phase.code:
-            return []
-        return dice_report(before.map, record)
+        record = _dice_record(outcome)
+        return [] if record is None else dice_report(outcome.before.map, record)
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """Everything, as in the standard game, with the battles and every throw."""
+        view = full_view(outcome, power)
+        record = _dice_record(outcome)
+        if record is None:
+            return view
+        lines = tuple(line for line in dice_lines(outcome.before.map, record) if line)
+        note = Note("Battles and dice", lines)
+        return replace(view, notes=(*view.notes, note))
 
     def position_notes(self, position: Position) -> list[str]:
         lines = []
@@ -1860,23 +1866,22 @@ class Superdiplomacy(Variant):
         return lines
 
 
-def dice_report(m: Map, record: Mapping[str, Any]) -> list[str]:
+def dice_lines(m: Map, record: Mapping[str, Any]) -> list[str]:
     """The battles of a movement phase and every throw, with the seed to check them by."""
     seed = record.get("seed")
-    lines = ["------", "Battles and dice", ""]
     if seed:
-        lines.append(f"    Seed {seed}")
-        lines.append(f"    (SHA-256 {record.get('seed_hash')}; orders {record['orders_digest']})")
+        lines = [f"Seed {seed}",
+                 f"(SHA-256 {record.get('seed_hash')}; orders {record['orders_digest']})"]
     else:
-        lines.append("    No seed was given: these throws are not verifiable.")
+        lines = ["No seed was given: these throws are not verifiable."]
     battles = record.get("battles", [])
     if not battles:
-        lines += ["", "    No battles."]
+        lines += ["", "No battles."]
     for b in battles:
         heading = f"Battle for {b['battle']}"
         if b["kind"] != "battle":
             heading += f", to the death (round {b['round']})"
-        lines += ["", f"    {heading}"]
+        lines += ["", heading]
         for t in b["throws"]:
             try:
                 name = m.power(t["power"]).name
@@ -1885,12 +1890,27 @@ def dice_report(m: Map, record: Mapping[str, Any]) -> list[str]:
             faces = " ".join(str(d) for d in t["dice"]) or "-"
             kills = ", ".join(f"{k['unit']} ({k['as']})" for k in t["kills"])
             lines.append(
-                f"        {name} {t['role']}: {t['direct']} direct + {t['supporting']} "
+                f"    {name} {t['role']}: {t['direct']} direct + {t['supporting']} "
                 f"supporting, {len(t['dice'])} dice: {faces}"
                 + (f"; kills {kills}" if kills else "")
             )
-    lines.append("")
     return lines
+
+
+def dice_report(m: Map, record: Mapping[str, Any]) -> list[str]:
+    """:func:`dice_lines` as a block of a phase report."""
+    body = [f"    {line}" if line else "" for line in dice_lines(m, record)]
+    return ["------", "Battles and dice", "", *body, ""]
+
+
+def _dice_record(outcome: PhaseOutcome) -> Mapping[str, Any] | None:
+    before = outcome.before
+    if not before.phase.is_movement:
+        return None
+    record = outcome.after.extra.get("dice") or outcome.next.extra.get("dice")
+    if not isinstance(record, Mapping) or record.get("phase") != before.phase.code:
+        return None
+    return record
 
 
 __all__ = [

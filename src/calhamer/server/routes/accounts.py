@@ -6,6 +6,7 @@ they can later pick a user name and password here to come back from another brow
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
@@ -36,7 +37,8 @@ api = APIRouter(prefix="/api", tags=["accounts"])
 pages = APIRouter(include_in_schema=False)
 
 
-def create_user(session: Session, *, passwords: Passwords, signup: SignupIn, now) -> User:  # type: ignore[no-untyped-def]
+def create_user(session: Session, *, passwords: Passwords, signup: SignupIn,
+                now: datetime) -> User:
     taken = session.scalar(select(User.id).where(User.username == signup.username.lower()))
     if taken is not None:
         raise Conflict(f"the user name {signup.username!r} is taken")
@@ -69,7 +71,7 @@ def log_in_browser(request: Request, signer: Signer, user: User) -> None:
     set_session_cookie(request, signer, SessionData(user.id, user.session_epoch, new_nonce()))
 
 
-def guest(session: Session, *, name: str, now) -> User:  # type: ignore[no-untyped-def]
+def guest(session: Session, *, name: str, now: datetime) -> User:
     user = User(username=None, display_name=name.strip() or "Guest", password_hash=None,
                 session_epoch=0, created_at=now)
     session.add(user)
@@ -101,7 +103,7 @@ def api_me(user: ApiUser) -> UserOut:
 
 @api.delete("/sessions", status_code=204, summary="Log out everywhere (every token ends)")
 def api_logout_everywhere(user: ApiUser, session: SessionDep) -> Response:
-    session.merge(user).session_epoch = user.session_epoch + 1
+    user.session_epoch += 1
     session.commit()
     return Response(status_code=204)
 
@@ -139,12 +141,14 @@ def _claim(session: Session, passwords: Passwords, user: User, body: SignupIn) -
     taken = session.scalar(select(User.id).where(User.username == body.username.lower()))
     if taken is not None:
         raise Conflict(f"the user name {body.username!r} is taken")
-    user = session.merge(user)
     user.username = body.username.lower()
     user.password_hash = passwords.hash(body.password)
     if body.display_name:
         user.display_name = body.display_name.strip()
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:
+        raise Conflict(f"the user name {body.username!r} is taken") from None
     return user
 
 

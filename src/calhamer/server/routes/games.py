@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 from pydantic import ValidationError
+from sqlalchemy.orm import Session
 
+from calhamer.position import Position
 from calhamer.report import position_report
 from calhamer.rules import EDITIONS
 from calhamer.server import present, service
@@ -21,6 +24,7 @@ from calhamer.server.deps import (
     SettingsDep,
     SignerDep,
 )
+from calhamer.server.models import Game, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
@@ -31,7 +35,7 @@ api = APIRouter(prefix="/api/games", tags=["games"])
 pages = APIRouter(include_in_schema=False)
 
 
-def _create(session, user, body: GameIn, now):  # type: ignore[no-untyped-def]
+def _create(session: Session, user: User, body: GameIn, now: datetime) -> Game:
     return service.create_game(
         session, gm=user, name=body.name, variant=body.variant, rules=body.rules,
         press=body.press, movement_minutes=body.deadlines.movement,
@@ -130,9 +134,11 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
            adjustment: Annotated[str, Form()] = "720",
            gm_name: Annotated[str, Form()] = "") -> Response:
     try:
-        body = GameIn(name=name, variant=variant, rules=rules or None, press=press,
-                      deadlines={"movement": movement or 0, "retreat": retreat or 0,
-                                 "adjustment": adjustment or 0})
+        body = GameIn.model_validate({
+            "name": name, "variant": variant, "rules": rules or None, "press": press,
+            "deadlines": {"movement": movement or 0, "retreat": retreat or 0,
+                          "adjustment": adjustment or 0},
+        })
         gm_name = gm_name.strip()[:60].replace("\x00", "")
         user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
         game = _create(session, user, body, now)
@@ -175,7 +181,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     return render(request, "game.html", context)
 
 
-def _units_of(position, power):  # type: ignore[no-untyped-def]
+def _units_of(position: Position, power: str) -> list[str]:
     variant = find_variant(position.variant)
     return [variant.format_unit(position.map, u) for u in position.units_of(power)]
 
@@ -185,7 +191,7 @@ def control(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, 
             action: Annotated[str, Form()] = "",
             minutes: Annotated[str, Form()] = "") -> Response:
     try:
-        body = ControlIn(action=action, minutes=minutes.strip() or None)  # type: ignore[arg-type]
+        body = ControlIn.model_validate({"action": action, "minutes": minutes.strip() or None})
     except ValidationError:
         raise service.Invalid(
             f"choose one of {', '.join(service.CONTROLS)}, and a whole number of minutes "

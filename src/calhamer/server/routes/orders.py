@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from calhamer.server import present, service
 from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
@@ -21,7 +22,7 @@ class CheckIn(BaseModel):
     orders: Annotated[list[OrderLine], Field(max_length=200)]
 
 
-def _check(session, viewer: Viewer, lines: list[str]) -> list[OrderCheckOut]:  # type: ignore[no-untyped-def]
+def _check(session: Session, viewer: Viewer, lines: list[str]) -> list[OrderCheckOut]:
     if viewer.power is None:
         raise service.NotFound()
     phase = service.current_phase(session, viewer.game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from sqlalchemy.orm import Session
 
 from calhamer.game import dumps_pretty
 from calhamer.position import Phase
@@ -12,12 +13,13 @@ from calhamer.server import service
 from calhamer.server.deps import ApiViewer, PageDep, PageViewer, SessionDep
 from calhamer.server.pages import render
 from calhamer.server.schemas import PhaseOut, PhaseResultOut
+from calhamer.server.views import Viewer
 
 api = APIRouter(prefix="/api/games/{game_id}/phases", tags=["phases"])
 pages = APIRouter(include_in_schema=False)
 
 
-def _history(session, viewer) -> list[PhaseOut]:  # type: ignore[no-untyped-def]
+def _history(session: Session, viewer: Viewer) -> list[PhaseOut]:
     return [PhaseOut(index=p.index, phase=p.code, name=Phase.parse(p.code).name,
                      adjudicated=p.results is not None)
             for p in service.phases_of(session, viewer.game)]

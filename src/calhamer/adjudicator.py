@@ -14,7 +14,6 @@ SUPPORT, CONVOY and the strengths) into methods that variants override:
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 
 from calhamer.map import FLEET, Map
@@ -161,18 +160,7 @@ class OrderTable:
         near = self.map.province_fleet_adjacent
         target = self.dest[p]
         pool = set(usable)
-        start = [f for f in pool if f in near[p]]
-        seen = set(start)
-        queue = deque(start)
-        while queue:
-            f = queue.popleft()
-            if target in near[f]:
-                return True
-            for g in near[f]:
-                if g in pool and g not in seen:
-                    seen.add(g)
-                    queue.append(g)
-        return False
+        return self.map.sea_chain(p, pool.__contains__, lambda f: target in near[f])
 
     def necessary_fleets(self, p: int) -> set[int]:
         """Fleets without which army ``p`` has no convoy route (used by the 2000 paradox rule)."""
@@ -203,20 +191,7 @@ def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[i
 
 
 def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
-    near = m.province_fleet_adjacent
-    pool = set(fleets)
-    start = [f for f in pool if f in near[coast]]
-    seen = set(start)
-    queue = deque(start)
-    while queue:
-        f = queue.popleft()
-        if f == fleet:
-            return True
-        for g in near[f]:
-            if g in pool and g not in seen:
-                seen.add(g)
-                queue.append(g)
-    return False
+    return m.sea_chain(coast, set(fleets).__contains__, fleet.__eq__)
 
 
 class MovementResolver(GuessResolver):

@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
@@ -204,6 +205,28 @@ class Map:
         if unit_type is UnitType.ARMY:
             return province in self.army_adjacent[self.loc_province[loc]]
         return province in self._fleet_adjacent_provinces[loc]
+
+    def sea_chain(
+        self,
+        origin: ProvinceId,
+        allowed: Callable[[ProvinceId], bool],
+        reached: Callable[[ProvinceId], bool],
+    ) -> bool:
+        """Whether a chain of ``allowed`` seas, starting next to ``origin``, gets to a sea for
+        which ``reached`` holds. Convoy routes of every kind are questions of this shape."""
+        near = self.province_fleet_adjacent
+        start = [p for p in near[origin] if allowed(p)]
+        seen = set(start)
+        queue = deque(start)
+        while queue:
+            sea = queue.popleft()
+            if reached(sea):
+                return True
+            for nxt in near[sea]:
+                if nxt not in seen and allowed(nxt):
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return False
 
     def fleet_destinations(self, loc: Location, province: ProvinceId) -> tuple[Location, ...]:
         """The locations of ``province`` that a fleet at ``loc`` can move to."""

@@ -7,7 +7,6 @@ DATC 4.B.2) are applied here so the resolver sees exact locations.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import replace
 from functools import cache
 
@@ -34,19 +33,8 @@ def sea_route_exists(
     if m.provinces[dest].terrain is not Terrain.COAST:
         return False
     near = m.province_fleet_adjacent
-    allowed = (lambda p: m.is_sea(p)) if seas is None else seas.__contains__
-    start = [p for p in near[origin] if p != avoid and allowed(p)]
-    seen = set(start)
-    queue = deque(start)
-    while queue:
-        sea = queue.popleft()
-        if dest in near[sea]:
-            return True
-        for nxt in near[sea]:
-            if nxt not in seen and nxt != avoid and allowed(nxt):
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+    usable = m.is_sea if seas is None else seas.__contains__
+    return m.sea_chain(origin, lambda p: p != avoid and usable(p), lambda sea: dest in near[sea])
 
 
 def fleet_seas(position: Position) -> frozenset[ProvinceId]:

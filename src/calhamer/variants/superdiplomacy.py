@@ -326,18 +326,7 @@ def sea_route(
 ) -> bool:
     """Whether the seas ``seas`` chain ``origin`` to ``dest``."""
     near = m.province_fleet_adjacent
-    start = [s for s in near[origin] if s in seas]
-    seen = set(start)
-    queue = deque(start)
-    while queue:
-        sea = queue.popleft()
-        if dest in near[sea]:
-            return True
-        for nxt in near[sea]:
-            if nxt in seas and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+    return m.sea_chain(origin, seas.__contains__, lambda sea: dest in near[sea])
 
 
 # -- movement: groups and forces -------------------------------------------------------------------

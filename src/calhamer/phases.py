@@ -142,6 +142,20 @@ class _Intake:
 # -- movement ---------------------------------------------------------------------------------
 
 
+def _checked_movement_order(intake: _Intake, result: OrderResult, order: AnyOrder) -> Order | None:
+    """The order as the resolver will see it, or None (and the result marked invalid)."""
+    if not isinstance(order, Order):
+        intake.illegal(result, "only hold, move, support and convoy orders are given now")
+        return None
+    try:
+        checked = intake.variant.check_movement_order(intake.position, result.power, order)
+    except Illegal as exc:
+        intake.illegal(result, str(exc))
+        return None
+    result.order = checked
+    return checked
+
+
 def adjudicate_movement(
     position: Position,
     orders: OrdersIn,
@@ -155,15 +169,9 @@ def adjudicate_movement(
     legal: dict[int, Order] = {}
     clashes: set[int] = set()
     for result, order in intake.accepted:
-        if not isinstance(order, Order):
-            intake.illegal(result, "only hold, move, support and convoy orders are given now")
+        checked = _checked_movement_order(intake, result, order)
+        if checked is None:
             continue
-        try:
-            checked = intake.variant.check_movement_order(position, result.power, order)
-        except Illegal as exc:
-            intake.illegal(result, str(exc))
-            continue
-        result.order = checked
         province = loc_province[checked.loc]
         earlier = legal.get(province)
         if earlier is None:
@@ -183,15 +191,9 @@ def adjudicate_movement(
     # come from, and those orders replace any given for the same unit.
     for power, items in intake.variant.unit_orders(position, legal, rules).items():
         for result, order in intake.add(power, items):
-            if not isinstance(order, Order):
-                intake.illegal(result, "only hold, move, support and convoy orders are given now")
+            checked = _checked_movement_order(intake, result, order)
+            if checked is None:
                 continue
-            try:
-                checked = intake.variant.check_movement_order(position, result.power, order)
-            except Illegal as exc:
-                intake.illegal(result, str(exc))
-                continue
-            result.order = checked
             province = loc_province[checked.loc]
             for earlier, _ in by_province.get(province, ()):
                 if earlier.result != INVALID:

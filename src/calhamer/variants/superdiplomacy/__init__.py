@@ -1,0 +1,217 @@
+"""Superdiplomacy (Dan Alderson, 1965): stacks, dice casualties, supply lines and Small Powers.
+
+The rules as implemented, and every reading of the 1965 sketch they rest on, are written up in
+``docs/rules/superdiplomacy.md``. In short:
+
+- **Board** (``maps/superdiplomacy.toml``): the standard map plus Switzerland (a major nation)
+  and seven islands; every land sector is a supply-centre sector, majors counting for five
+  centres (``[centres]``) and minors for one.
+- **Stacks**: a sector holds up to six units of one power, a :class:`Stack` (``2A BER``,
+  ``2A+1F KIE``). Orders carry a number (``3A VIE - TRI``, ``2A GAL S BOH - VIE``); units of a
+  stack not ordered hold. Strength counts units; moves of one power into one sector combine.
+- **Battles**: wherever forces of different powers dispute a sector, each side throws
+  ``2 x direct + supporting`` dice (defender first; the attackers then throw with what is left)
+  and every six kills one opposing unit, a directly involved unit being twice as likely to be
+  chosen as a supporting one. The moves are then decided on the units left, as in Diplomacy. A
+  force that must retreat and cannot (and every Small Power) fights to the death.
+- **Dice** come from :mod:`calhamer.dice`: a committed seed, the orders and the battle.
+- **Winter and spring adjustments**: supply lines (each unit needs its own centre, connected by
+  sectors that no other Great Power owns or holds), production per sector, and the Small
+  Powers, who arm after the first attack on one of them.
+
+The package, by concern:
+
+- ``notation``: stacks and numbered orders, read and written;
+- ``forces``, ``board``, ``resolver``: the orders of a movement phase as groups and forces,
+  and the stack resolver that decides them;
+- ``battles``: dice battles, casualties and fights to the death;
+- ``movement``, ``retreats``, ``adjustments``: the three kinds of phase;
+- ``supply``: supply lines; ``seasons``: production, the Small Powers arming, the next phase;
+- ``report``: the battles and dice in words.
+
+Everything other modules and the tests use is importable from this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from calhamer import dice
+from calhamer.errors import PhaseError
+from calhamer.map import Location, Map
+from calhamer.notation import ParsedOrder
+from calhamer.orders import AnyOrder
+from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.results import PhaseOutcome
+from calhamer.rules import Rules
+from calhamer.variants import Variant
+from calhamer.views import Note, PowerView, full_view
+
+# Besides what the variant uses, the names the rest of calhamer and the tests have always
+# imported from here (``__all__`` is the public part, unchanged).
+from .adjustments import adjudicate_adjustments
+from .board import _Board, sea_route  # noqa: F401
+from .forces import CONVOY, HOLD, MOVE, SUPPORT, _Battle, _Group, _Side  # noqa: F401
+from .movement import LABEL, MAX_DEATH_ROUNDS, adjudicate_movement  # noqa: F401
+from .notation import (  # noqa: F401
+    CAPACITY,
+    Stack,
+    StackBuild,
+    StackConvoy,
+    StackDisband,
+    StackHold,
+    StackMove,
+    StackRetreat,
+    StackSupport,
+    as_stack,
+    count_of,
+    format_counted_order,
+    format_stack,
+    loc_of,
+    make_stack,
+    parse_counted_order,
+    parse_stack,
+    with_count,
+)
+from .report import _dice_record, dice_lines, dice_report
+from .resolver import _Resolver  # noqa: F401
+from .retreats import adjudicate_retreats, retreat_choices
+from .seasons import (  # noqa: F401
+    adjustments_due,
+    advance,
+    is_major_sector,
+    production,
+    small_power_production,
+)
+from .supply import Component, sector_neighbours, supply_components  # noqa: F401
+
+NEUTRAL = "NEUTRAL"
+# The variant's own fields of a position's "extra" (the secret seed is kept apart).
+_EXTRA_FIELDS = ("seed_hash", "armed", "dice", "retreat_blocked")
+
+
+class Superdiplomacy(Variant):
+    """Superdiplomacy on the larger board (``docs/rules/superdiplomacy.md``)."""
+
+    name = "superdiplomacy"
+    aliases = ("super", "super-diplomacy", "superdip")
+    title = "Superdiplomacy"
+    map_name = "superdiplomacy"
+
+    # -- documents -----------------------------------------------------------------------------
+
+    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
+        extra = doc.get("extra", {}) or {}
+        if not isinstance(extra, Mapping):
+            raise PhaseError('"extra" must be an object')
+        unknown = set(extra) - set(_EXTRA_FIELDS)
+        if unknown:
+            raise PhaseError(f"unknown Superdiplomacy fields in \"extra\": "
+                             f"{', '.join(sorted(map(str, unknown)))}")
+        out: dict[str, object] = {k: v for k, v in extra.items() if v is not None}
+        seed = doc.get("seed")
+        if seed is not None:
+            if not isinstance(seed, str) or not seed:
+                raise PhaseError('"seed" must be a non-empty string')
+            published = extra.get("seed_hash")
+            if published is not None and not dice.seed_matches(seed, str(published)):
+                raise PhaseError("the seed does not match the published commitment "
+                                 f"(SHA-256 {published})")
+            out["seed"] = seed
+            out["seed_hash"] = dice.commitment(seed)
+        armed = out.get("armed")
+        if armed is not None:
+            Phase.parse(str(armed))
+        return out
+
+    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
+        # The secret seed is never written here: a game keeps it apart from the position
+        # (revealed with the results), and a phase document given to be adjudicated names it.
+        extra = position.extra
+        fields_ = {k: extra[k] for k in _EXTRA_FIELDS if extra.get(k) is not None}
+        if fields_:
+            doc["extra"] = fields_
+
+    def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
+        """A movement phase gets a fresh secret seed; only its hash is shown before it is over."""
+        if not position.phase.is_movement or position.extra.get("seed"):
+            return position
+        seed = new_seed()
+        return position.replace(extra=MappingProxyType(
+            {**position.extra, "seed": seed, "seed_hash": dice.commitment(seed)}))
+
+    # -- notation -------------------------------------------------------------------------------
+
+    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
+        return parse_stack(m, spec, power)
+
+    def format_unit(self, m: Map, unit: Unit) -> str:
+        return format_stack(m, unit)
+
+    def parse_order(
+        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    ) -> ParsedOrder:
+        return parse_counted_order(m, text, phase_kind=phase_kind, position=position, power=power)
+
+    def format_order(self, position: Position, order: AnyOrder) -> str:
+        return format_counted_order(position.map, order)
+
+    # -- phases ---------------------------------------------------------------------------------
+
+    def adjudicate(self, position: Position, orders: Mapping[str, Any], rules: Rules
+                   ) -> PhaseOutcome | None:
+        kind = position.phase.kind
+        if kind == "M":
+            return adjudicate_movement(position, orders, rules)
+        if kind == "R":
+            return adjudicate_retreats(position, orders, rules)
+        if kind == "A":
+            return adjudicate_adjustments(position, orders, rules)
+        return None
+
+    def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
+        return retreat_choices(position, entry)
+
+    # -- reports --------------------------------------------------------------------------------
+
+    def report_notes(self, outcome: PhaseOutcome) -> list[str]:
+        record = _dice_record(outcome)
+        return [] if record is None else dice_report(outcome.before.map, record)
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """Everything, as in the standard game, with the battles and every throw."""
+        view = full_view(outcome, power)
+        record = _dice_record(outcome)
+        if record is None:
+            return view
+        lines = tuple(line for line in dice_lines(outcome.before.map, record) if line)
+        note = Note("Battles and dice", lines)
+        return replace(view, notes=(*view.notes, note))
+
+    def position_notes(self, position: Position) -> list[str]:
+        lines = []
+        armed = position.extra.get("armed")
+        if armed:
+            lines.append(f"The Small Powers are armed (first attacked in {armed}).")
+        published = position.extra.get("seed_hash")
+        if published and position.phase.is_movement:
+            lines.append(f"Dice for {position.phase.code}: committed seed, SHA-256 {published}")
+        return lines
+
+
+__all__ = [
+    "NEUTRAL",
+    "Component",
+    "Stack",
+    "Superdiplomacy",
+    "adjustments_due",
+    "count_of",
+    "dice_report",
+    "format_stack",
+    "parse_stack",
+    "production",
+    "supply_components",
+]

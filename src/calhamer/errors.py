@@ -43,6 +43,13 @@ class OrderError(CalhamerError, ValueError):
         hint = f"; {self.suggestion}" if self.suggestion else ""
         return f"{self.message}{where}{hint}"
 
+    def against(self, text: str) -> OrderError:
+        """The same error, shown against ``text`` (the order as the player wrote it, when a
+        variant read a rewritten form of it)."""
+        return type(self)(
+            self.message, text=text, start=self.start, end=self.end, suggestion=self.suggestion
+        )
+
     def pointer(self) -> str:
         """The order with a caret line under the offending fragment, for terminals."""
         width = max(1, self.end - self.start)

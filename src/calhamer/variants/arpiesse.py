@@ -399,12 +399,6 @@ def _read_colours(text: str) -> tuple[str, _Claim | None, _Claim | None]:
     return "".join(chars), first, second
 
 
-def _again(exc: OrderError, text: str) -> OrderError:
-    """The same error, shown against the order as written (colour words included)."""
-    return type(exc)(exc.message, text=text, start=exc.start, end=exc.end,
-                     suggestion=exc.suggestion)
-
-
 class Arpiesse(Variant):
     """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
 
@@ -475,7 +469,7 @@ class Arpiesse(Variant):
                     m, blanked, phase_kind=phase_kind, position=position, power=power
                 )
         except OrderError as exc:
-            raise _again(exc, text) from None
+            raise exc.against(text) from None
         order = parsed.order
         if first is not None:
             if isinstance(order, Build):

@@ -210,11 +210,6 @@ def _read_counts(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     return blanked, counts
 
 
-def _again(exc: OrderError, text: str) -> OrderError:
-    return type(exc)(exc.message, text=text, start=exc.start, end=exc.end,
-                     suggestion=exc.suggestion)
-
-
 def parse_counted_order(
     m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
 ) -> ParsedOrder:
@@ -229,7 +224,7 @@ def parse_counted_order(
             m, blanked, phase_kind=phase_kind, position=position, power=power
         )
     except OrderError as exc:
-        raise _again(exc, text) from None
+        raise exc.against(text) from None
     order = parsed.order
 
     def fail(message: str, start: int, end: int) -> OrderError:

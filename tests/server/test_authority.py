@@ -47,6 +47,12 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/api/games/{game_id}/phases"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/phases/{code}"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/phases/{code}/document"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/bids"): (MEMBERS, None),
+    ("PUT", "/api/games/{game_id}/bids"): (PLAYERS, {"phase": "F1901M",
+                                                     "bids": ["1 DP: A Bel H"]}),
+    ("GET", "/api/games/{game_id}/phases/{code}/tally"): (GM, None),
+    ("GET", "/api/games/{game_id}/picture"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/phases/{code}/picture"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/messages"): (MEMBERS, None),
     ("POST", "/api/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
     # the pages
@@ -65,9 +71,12 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("POST", "/games/{game_id}/seats/{power}/replace"): (GM, {}),
     ("POST", "/games/{game_id}/orders"): (PLAYERS, {"phase": "F1901M", "orders": "A Par H"}),
     ("POST", "/games/{game_id}/orders/check"): (PLAYERS, {"orders": ["A Par H"]}),
+    ("POST", "/games/{game_id}/bids"): (PLAYERS, {"phase": "F1901M", "bids": "1 DP: A Bel H"}),
     ("GET", "/games/{game_id}/phases"): (MEMBERS, None),
     ("GET", "/games/{game_id}/phases/{code}"): (MEMBERS, None),
     ("GET", "/games/{game_id}/phases/{code}/export"): (MEMBERS, None),
+    ("GET", "/games/{game_id}/picture"): (MEMBERS, None),
+    ("GET", "/games/{game_id}/phases/{code}/picture"): (MEMBERS, None),
     ("POST", "/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
 }
 
@@ -117,7 +126,10 @@ class Caller:
 
 @pytest.fixture(scope="module")
 def world(database, database_url):  # type: ignore[no-untyped-def]
-    """One game for the whole module (the calls below change little, and nothing they check)."""
+    """One game for the whole module (the calls below change little, and nothing they check).
+
+    It is a DP game (the standard board with neutral units), so that the bid routes are tried
+    too; every other route works in it as in the standard game."""
     empty_tables(database)
     clock = Clock()
     settings = make_settings(database_url, clock)
@@ -125,7 +137,7 @@ def world(database, database_url):  # type: ignore[no-untyped-def]
     with TestClient(app) as client:
         judge = Judge(client, database, settings, clock)
         gm = judge.user("gm")
-        judge.new_game(gm)
+        judge.new_game(gm, variant="standard-dp")
         a, b = judge.join("FRANCE"), judge.join("GERMANY")
         outsider = judge.user("outsider")
         judge.orders(a, ["A Par - Bur"])

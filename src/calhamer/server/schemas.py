@@ -10,7 +10,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    StrictFloat,
+    StrictInt,
+)
 
 
 def _no_nul(value: str) -> str:
@@ -195,6 +203,67 @@ class PhaseResultOut(BaseModel):
     results: dict[str, list[ResultOut]]
     next: str
     processed_at: UtcTime
+
+
+# -- bids (DP variants) --------------------------------------------------------------------------
+
+
+class BidItem(In):
+    """One bid as an object: the order bought for a neutral unit and the DP given for it."""
+
+    order: OrderLine
+    dp: StrictInt | StrictFloat  # whole numbers count; any other amount makes the bid void
+
+
+# A bid as a line of the players' notation (``3 DP: A Bel S A Par - Bur``) or as an object.
+BidIn = OrderLine | BidItem
+
+
+class BidsIn(In):
+    phase: Annotated[str, Field(max_length=12)]
+    bids: Annotated[list[BidIn], Field(max_length=200)]
+
+
+class BidsOut(BaseModel):
+    """A power's bids for the current movement phase (secret: only the bidder and the
+    gamemaster read them, and everyone once the game is over)."""
+
+    phase: str
+    power: str
+    bids: list[str | dict[str, Any]]  # as given: lines, or {"order": ..., "dp": ...}
+    problems: list[str]  # empty: every bid counts (unless an attack on its minor voids it)
+    allotment: int  # the DP the power may allocate this phase
+    allocated: int  # the DP these bids allocate
+    saved_at: UtcTime
+
+
+class TallyBidOut(BaseModel):
+    power: str
+    order: str  # as the bidder wrote it
+    dp: Any
+    bought: str | None  # the order it buys, in the ruleset's notation, when it is legal
+    status: Literal["counted", "void", "ignored"]
+    reason: str
+
+
+class TallyUnitOut(BaseModel):
+    unit: str
+    order: str | None  # the order the unit was given
+    bought: bool  # False: its default order (no bid counted, or a tie)
+    why: str
+    totals: dict[str, int]  # DP counted for each order
+
+
+class TallyOut(BaseModel):
+    """The gamemaster's tally of one movement phase's bids."""
+
+    phase: str
+    adjudicated: bool
+    report: str
+    allotments: dict[str, int]
+    spent: dict[str, int]
+    bids: list[TallyBidOut]
+    units: list[TallyUnitOut]
 
 
 # -- press ----------------------------------------------------------------------------------------

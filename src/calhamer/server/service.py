@@ -18,24 +18,25 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
-from calhamer.formats import position_from_json
+from calhamer.formats import position_from_json, position_to_json
 from calhamer.game import Game as LibraryGame
 from calhamer.game import OrderCheck, PhaseRecord, check_orders, is_order_line
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
-from calhamer.report import phase_report
+from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.rules import find_rules
 from calhamer.server.models import Event, Game, Message, OrderSet, PhaseRow, Seat, User
-from calhamer.server.views import Viewer
-from calhamer.variants import VARIANTS, find_variant
+from calhamer.server.views import Viewer, sees_everything
+from calhamer.variants import VARIANTS, Variant, find_variant
+from calhamer.views import game_outcome, game_view, gamemaster_view, known_position
 
 PRESS_SETTINGS = ("none", "public", "full")
 GM = "GM"
@@ -67,9 +68,22 @@ def position_of(row: PhaseRow) -> Position:
     return _position_from_text(json.dumps(row.position, sort_keys=True))
 
 
-def required_powers(position: Position, rules: str) -> list[str]:
-    """The powers that have something to order in this phase (they are waited for)."""
+def required_powers(
+    position: Position, rules: str, previous: Iterable[str] | None = None
+) -> list[str]:
+    """The powers that have something to order in this phase (they are waited for).
+
+    Where the variant hides information, who has something to do is itself hidden (a retreat
+    phase waited for by one power tells everyone that power was dislodged), so every power
+    in the game is waited for in every phase: those alive at the start of each game year (the
+    winter's centre chart has just told everyone who they are), or at the start of the game.
+    ``previous`` is the list of the phase before.
+    """
     phase = position.phase
+    if find_variant(position.variant).hidden_information:
+        if previous is not None and not (phase.is_movement and phase.season == "S"):
+            return list(previous)
+        return position.powers()
     if phase.is_movement:
         needed = {u.power for u in position.units.values()}
     elif phase.is_retreat:
@@ -101,27 +115,31 @@ def next_deadline(game: Game, code: str, now: datetime) -> datetime | None:
 
 
 def unservable_reason(variant: str) -> str | None:
-    """Why the web judge cannot run this variant yet, or None when it can.
-
-    Hidden information (each player sees only their own view) and bids need their own pages
-    and authority rules before a game may be offered; until then such games are refused
-    rather than served with the whole truth on every page.
-    """
+    """Why the web judge cannot run this variant, or None when it can (every known one)."""
     try:
-        v = find_variant(variant)
+        find_variant(variant)
     except CalhamerError as exc:
         return str(exc)
-    if getattr(v, "hidden_information", False):
-        return (f"{v.title} hides information from the players; the web judge does not "
-                "serve such games yet")
-    if getattr(v, "takes_bids", False):
-        return f"{v.title} takes bids; the web judge has no bid entry yet"
     return None
 
 
 def servable_variants() -> list[tuple[str, str]]:
     """(name, title) of every variant the web judge can run."""
     return [(v.name, v.title) for v in VARIANTS if unservable_reason(v.name) is None]
+
+
+def variant_of(game: Game) -> Variant:
+    return find_variant(game.variant)
+
+
+def hides(game: Game) -> bool:
+    """Whether the game's variant shows each player only their own view (Kriegsplomacy)."""
+    return bool(variant_of(game).hidden_information)
+
+
+def takes_bids(game: Game) -> bool:
+    """Whether the game's players bid Diplomacy Points (the DP variants)."""
+    return bool(variant_of(game).takes_bids)
 
 
 def public_position(phase: PhaseRow) -> dict[str, Any]:
@@ -131,6 +149,33 @@ def public_position(phase: PhaseRow) -> dict[str, Any]:
     if phase.results is None:
         doc.pop("seed", None)
     return doc
+
+
+def known_to(viewer: Viewer, phase: PhaseRow) -> Position:
+    """The position at the start of ``phase`` as the viewer knows it: the truth, or in a game
+    that hides information, a player's own units, dislodged units and centres only."""
+    position = position_of(phase)
+    if sees_everything(viewer):
+        return position
+    assert viewer.power is not None
+    return known_position(position, viewer.power)
+
+
+def position_document(viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
+    """The current position as a phase document (without orders), as the viewer may see it."""
+    if sees_everything(viewer):
+        return public_position(phase)
+    return position_to_json(known_to(viewer, phase), viewer.game.rules)
+
+
+def board_report(viewer: Viewer, phase: PhaseRow) -> str:
+    """The position as text, as the viewer may see it (a player of a game that hides
+    information: their own units and centres)."""
+    position = position_of(phase)
+    if sees_everything(viewer):
+        return position_report(position)
+    assert viewer.power is not None
+    return power_position_report(position, viewer.power)
 
 
 # -- games ------------------------------------------------------------------------------------
@@ -248,9 +293,25 @@ def find_phase(session: Session, game: Game, code: str) -> PhaseRow:
     return row
 
 
+# A power's bids (DP variants) are kept like its orders, in a row of the orders table of their
+# own, keyed "<POWER>:bids" (no power code holds a colon). Only ``order_sets`` and ``bid_sets``
+# read that table, and each returns only its own kind of row, so bids never travel with orders.
+BIDS_KEY = ":bids"
+
+
+def _phase_rows(session: Session, phase: PhaseRow) -> list[OrderSet]:
+    return list(session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)))
+
+
 def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
-    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id))
-    return {o.power: o for o in rows}
+    """Each power's orders for a phase (never its bids)."""
+    return {o.power: o for o in _phase_rows(session, phase) if not o.power.endswith(BIDS_KEY)}
+
+
+def bid_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
+    """Each power's bids for a phase, by power (secret: the gamemaster's, and the bidder's)."""
+    return {o.power.removesuffix(BIDS_KEY): o for o in _phase_rows(session, phase)
+            if o.power.endswith(BIDS_KEY)}
 
 
 def seat_of(game: Game, power: str) -> Seat:
@@ -269,8 +330,17 @@ def split_lines(lines: Iterable[str]) -> list[str]:
 
 
 def check_lines(game: Game, phase: PhaseRow, power: str, lines: list[str]) -> list[OrderCheck]:
-    """What the judge makes of each line (canonical form or the problem and a suggestion)."""
-    return check_orders(position_of(phase), {power: lines}, game.rules)[power]
+    """What the judge makes of each line (canonical form or the problem and a suggestion).
+
+    In a game that hides information the lines are checked against what the power knows (its
+    own units and the map), never the truth: the variant's rules make every check come out as
+    it would on the whole board, and checking without the foreign units makes the answer, and
+    the time it takes, independent of them by construction.
+    """
+    position = position_of(phase)
+    if hides(game):
+        position = known_position(position, power)
+    return check_orders(position, {power: lines}, game.rules)[power]
 
 
 def _ensure_current(game: Game, phase: PhaseRow, code: str) -> None:
@@ -366,10 +436,10 @@ def own_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> OrderSet | 
 
 
 def visible_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
-    """Orders of a phase the viewer may read: all once adjudicated or for the gamemaster,
-    otherwise only their own."""
+    """Orders of a phase the viewer may read: all for the gamemaster, and once adjudicated
+    for everyone (except in a game that hides information); otherwise only their own."""
     sets = order_sets(session, phase)
-    if phase.results is not None or viewer.is_gm:
+    if viewer.is_gm or (phase.results is not None and not hides(viewer.game)):
         return sets
     return {p: o for p, o in sets.items() if p == viewer.power}
 
@@ -377,40 +447,97 @@ def visible_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
 # -- results ----------------------------------------------------------------------------------
 
 
-def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
-    """The report and results of an adjudicated phase (NotFound before it is adjudicated)."""
-    del viewer  # the standard game: results are public to everyone in the game
-    if phase.results is None:
-        raise NotFound()
-    game = _game_of(session, phase)
-    following = session.scalars(
+def _following(session: Session, phase: PhaseRow) -> PhaseRow:
+    return session.scalars(
         select(PhaseRow).where(PhaseRow.game_id == phase.game_id,
                                PhaseRow.index == phase.index + 1)
     ).one()
-    orders = {p: o.lines for p, o in order_sets(session, phase).items()}
-    library_game = LibraryGame(game.variant, game.rules, [
-        PhaseRecord(phase.code, phase.position, orders, phase.results),
+
+
+def _stored_bids(session: Session, game: Game, phase: PhaseRow) -> dict[str, list[Any]]:
+    """The bids of a movement phase of a DP game, by power, as stored (empty otherwise)."""
+    if not takes_bids(game) or not Phase.parse(phase.code).is_movement:
+        return {}
+    return {p: list(o.lines) for p, o in bid_sets(session, phase).items() if o.lines}
+
+
+def _library_game(session: Session, game: Game, phase: PhaseRow) -> LibraryGame:
+    """An adjudicated phase and the one after it, as a library game (with its secret bids)."""
+    orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
+    following = _following(session, phase)
+    return LibraryGame(game.variant, game.rules, [
+        PhaseRecord(phase.code, phase.position, orders, phase.results,
+                    _stored_bids(session, game, phase)),
         PhaseRecord(following.code, following.position),
     ])
-    outcome = library_game.outcome(phase.code)
-    assert outcome is not None
+
+
+def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
+    """The report and results of an adjudicated phase (NotFound before it is adjudicated).
+
+    In the standard game they are public to everyone in the game. Where the variant hides
+    information a player gets their own view of the phase (``calhamer.views.game_view``:
+    the phase adjudicated again from its record, then cut down to what the rules tell that
+    power) and their own orders; the gamemaster gets the whole truth, followed by what the
+    players were told.
+    """
+    if phase.results is None:
+        raise NotFound()
+    game = viewer.game
+    library_game = _library_game(session, game, phase)
+    following = library_game.history[-1]
+    orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
+    if not sees_everything(viewer):
+        assert viewer.power is not None
+        view = game_view(library_game, viewer.power, phase.code)
+        report = phase_report(view)
+        orders = {p: lines for p, lines in orders.items() if p == viewer.power}
+        results: dict[str, Any] = {p: [r.to_json() for r in entries]
+                                   for p, entries in view.results.items()}
+    else:
+        outcome = library_game.outcome(phase.code)
+        assert outcome is not None
+        report = phase_report(outcome)
+        if hides(game):
+            told = phase_report(gamemaster_view(game_outcome(library_game, phase.code)))
+            report += f"\n======\nAs the players are told it\n\n{told}"
+        results = dict(phase.results)
     return {
         "phase": phase.code,
         "name": Phase.parse(phase.code).name,
-        "report": phase_report(outcome),
+        "report": report,
         "orders": orders,
-        "results": phase.results,
-        "next": following.code,
+        "results": results,
+        "next": following.phase,
         "processed_at": phase.processed_at,
     }
 
 
 def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
-    """The phase as a phase document, with the orders the viewer may read."""
-    game = _game_of(session, phase)
+    """The phase as a phase document, with the orders the viewer may read.
+
+    The gamemaster's is the whole document, with the bids of a DP game. A player of a game
+    that hides information exports their own view: the position as they knew it, their own
+    orders and, once adjudicated, their view of the results (``"views"``). The bids of a DP
+    game reach the players only once the game is over.
+    """
+    game = viewer.game
+    if not sees_everything(viewer):
+        assert viewer.power is not None
+        doc = position_to_json(known_to(viewer, phase), game.rules)
+        own = order_sets(session, phase).get(viewer.power)
+        doc["orders"] = {viewer.power: list(own.lines)} if own is not None else {}
+        if phase.results is not None:
+            view = game_view(_library_game(session, game, phase), viewer.power, phase.code)
+            doc["views"] = {viewer.power: view.to_json(game.rules)}
+        return doc
     doc = public_position(phase)
     doc["rules"] = game.rules
     doc["orders"] = {p: list(o.lines) for p, o in visible_orders(session, viewer, phase).items()}
+    if viewer.is_gm or game.status == "finished":
+        bids = _stored_bids(session, game, phase)
+        if bids:
+            doc["bids"] = bids
     return doc
 
 
@@ -418,6 +545,139 @@ def _game_of(session: Session, phase: PhaseRow) -> Game:
     game = session.get(Game, phase.game_id)
     assert game is not None
     return game
+
+
+# -- bids (DP variants) -----------------------------------------------------------------------
+
+
+def _bid_phase(session: Session, game: Game, phase_code: str) -> tuple[PhaseRow, Position]:
+    """The current phase, which must be a movement phase of a DP game (Conflict otherwise)."""
+    variant = variant_of(game)
+    if not variant.takes_bids:
+        raise Conflict(f"{variant.title} has no bids: only the DP variants take them")
+    phase = current_phase(session, game)
+    _ensure_current(game, phase, phase_code)
+    position = position_of(phase)
+    if not position.phase.is_movement:
+        raise Conflict(f"bids are given only in movement phases, and {phase.code} "
+                       f"({position.phase.name}) is not one")
+    return phase, position
+
+
+def bid_lines(bids: Iterable[str | dict[str, Any]]) -> list[str | dict[str, Any]]:
+    """Bids as they are stored: lines (split, stripped; blank ones and comments left out)
+    and ``{"order": ..., "dp": ...}`` objects."""
+    stored: list[str | dict[str, Any]] = []
+    for bid in bids:
+        if isinstance(bid, str):
+            stored += [line.strip() for line in split_lines([bid]) if is_order_line(line)]
+        else:
+            stored.append(dict(bid))
+    return stored
+
+
+def check_bid_list(game: Game, phase: PhaseRow, power: str,
+                   bids: Sequence[str | dict[str, Any]]) -> tuple[list[str], int, int]:
+    """The problems with ``power``'s bids (overspending included), the DP they allocate and
+    the power's allotment this phase. Depends only on the public position and these bids."""
+    from calhamer.variants.dp import DPVariant, judge_power_bids, to_bid
+
+    variant = variant_of(game)
+    position = position_of(phase)
+    if not isinstance(variant, DPVariant) or not position.phase.is_movement:
+        return [], 0, 0
+    try:
+        problems = variant.check_bids(position, power, bids)
+        parsed = [to_bid(power, b) for b in bids]
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    _judged, spent, allotment, _why = judge_power_bids(variant, position, power, parsed)
+    return problems, spent, allotment
+
+
+def save_bids(
+    session: Session,
+    *,
+    viewer: Viewer,
+    phase_code: str,
+    bids: list[str | dict[str, Any]],
+    now: datetime,
+) -> tuple[OrderSet, list[str]]:
+    """Replace the viewer's bids for the current (movement) phase; return the problems.
+
+    Like orders, bids are stored as given, problems and all (a bad bid is void at
+    adjudication, and all of them if the allotment is exceeded); the problems say so now.
+    """
+    game = lock_game(session, viewer.game.id)
+    power = _own_power(game, viewer)
+    phase, _position = _bid_phase(session, game, phase_code)
+    stored = bid_lines(bids)
+    problems, _spent, _allotment = check_bid_list(game, phase, power, stored)
+    row = bid_sets(session, phase).get(power)
+    if row is None:
+        row = OrderSet(phase_id=phase.id, power=power + BIDS_KEY, lines=cast(Any, stored),
+                       ready=False, updated_at=now)
+        session.add(row)
+    else:
+        row.lines = cast(Any, stored)
+        row.updated_at = now
+    session.flush()
+    return row, problems
+
+
+def bid_items(row: OrderSet | None) -> list[str | dict[str, Any]]:
+    """The bids of a bid row as stored (lines and objects)."""
+    return list(cast(list[Any], row.lines)) if row is not None else []
+
+
+def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
+    """The bids of a phase the viewer may read: their own; every power's for the gamemaster,
+    and for everyone once the game is over."""
+    if not takes_bids(viewer.game):
+        return {}
+    sets = bid_sets(session, phase)
+    if viewer.is_gm or viewer.game.status == "finished":
+        return sets
+    return {p: o for p, o in sets.items() if p == viewer.power}
+
+
+def tally(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
+    """The gamemaster's tally of a movement phase's bids (``calhamer.variants.dp.bid_tally``):
+    every bid and whether it counted, each neutral unit's totals and order. The gamemaster's
+    alone until the game is over; NotFound for anyone else, and where there are no bids."""
+    from calhamer import notation
+    from calhamer.variants.dp import bid_tally, dp_order, tally_report, with_bids
+
+    game = viewer.game
+    if not takes_bids(game) or not (viewer.is_gm or game.status == "finished"):
+        raise NotFound()
+    position = position_of(phase)
+    if not position.phase.is_movement:
+        raise NotFound()
+    position = with_bids(position, _stored_bids(session, game, phase))
+    orders = {p: [t for t in o.lines if is_order_line(t)]
+              for p, o in order_sets(session, phase).items()}
+    counted = bid_tally(position, orders, game.rules)
+    m = position.map
+    return {
+        "phase": phase.code,
+        "adjudicated": phase.results is not None,
+        "report": tally_report(position, counted),
+        "allotments": dict(counted.allotments),
+        "spent": dict(counted.spent),
+        "bids": [
+            {"power": j.bid.power, "order": j.bid.order, "dp": j.bid.dp,
+             "bought": dp_order(m, j.order) if j.order is not None else None,
+             "status": j.status, "reason": j.reason}
+            for j in counted.bids
+        ],
+        "units": [
+            {"unit": find_variant(game.variant).format_unit(m, u.unit),
+             "order": notation.format_order(m, u.order) if u.order is not None else None,
+             "bought": u.bought, "why": u.why, "totals": dict(u.totals)}
+            for u in counted.units.values()
+        ],
+    }
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -627,8 +887,10 @@ def adjudicate_phase(
     phase = current_phase(session, game)
     orders = {p: [t for t in o.lines if is_order_line(t)]
               for p, o in order_sets(session, phase).items()}
-    library_game = LibraryGame(game.variant, game.rules,
-                               [PhaseRecord(phase.code, phase.position, orders)])
+    library_game = LibraryGame(game.variant, game.rules, [
+        PhaseRecord(phase.code, phase.position, orders,
+                    bids=_stored_bids(session, game, phase)),
+    ])
     outcome = library_game.process()
     done, following = library_game.history
     phase.results = done.results
@@ -636,8 +898,8 @@ def adjudicate_phase(
     phase.processed_by = worker
     row = PhaseRow(
         game_id=game.id, index=phase.index + 1, code=following.phase,
-        position=following.position, required=required_powers(outcome.next, game.rules),
-        started_at=now,
+        position=following.position,
+        required=required_powers(outcome.next, game.rules, phase.required), started_at=now,
     )
     session.add(row)
     game.phase_index = row.index

@@ -3,9 +3,15 @@
 :func:`viewer_for` answers ``None`` for a game that does not exist and for one the user has
 no part in alike, and the routes turn both into the same 404. Every player-facing answer is
 built from a :class:`Viewer`; what a viewer may read is decided in ``service.py`` by
-``visible_orders``, ``messages_for`` and ``phase_result``, all of which take one. For the
-standard game a player sees the whole board, their own orders before adjudication and
-everyone's after; the gamemaster sees everything.
+``visible_orders``, ``messages_for``, ``phase_result``, ``phase_document``, ``known_to``
+and the bid functions, all of which take one. For the standard game a player sees the whole
+board, their own orders before adjudication and everyone's after; the gamemaster sees
+everything.
+
+Where the variant hides information (Kriegsplomacy, :func:`sees_everything` is False for its
+players) a player is only ever shown the library's view for their power
+(:func:`calhamer.views.known_position` before adjudication, :func:`calhamer.views.game_view`
+after), never the truth: their own orders only, before and after adjudication.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from calhamer.server.models import Game, Seat, User
+from calhamer.variants import find_variant
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what service.create_game makes
 
@@ -47,3 +54,9 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     if not is_gm and power is None:
         return None
     return Viewer(user, game, is_gm, power)
+
+
+def sees_everything(viewer: Viewer) -> bool:
+    """Whether the viewer may see the whole board: the gamemaster always, a player unless the
+    variant hides information (then they see their own view only)."""
+    return viewer.is_gm or not find_variant(viewer.game.variant).hidden_information

@@ -3,10 +3,10 @@ router (HTML forms)."""
 
 from __future__ import annotations
 
-from calhamer.server.routes import accounts, games, orders, phases, press, seats
+from calhamer.server.routes import accounts, bids, games, orders, phases, pictures, press, seats
 
 ROUTERS = [
     router
-    for module in (accounts, games, seats, orders, phases, press)
+    for module in (accounts, games, seats, orders, bids, phases, pictures, press)
     for router in (module.api, module.pages)
 ]

@@ -10,7 +10,6 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from calhamer.position import Position
-from calhamer.report import position_report
 from calhamer.rules import EDITIONS
 from calhamer.server import present, service
 from calhamer.server.deps import (
@@ -27,6 +26,7 @@ from calhamer.server.deps import (
 from calhamer.server.models import Game, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser
+from calhamer.server.routes.bids import bids_context
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
 from calhamer.server.views import Viewer, viewer_for
 from calhamer.variants import find_variant
@@ -83,7 +83,7 @@ def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
     if phase.index > 0:
         last = service.phases_of(session, viewer.game)[phase.index - 1].code
     return ViewOut(game=present.game_out(session, viewer, phase),
-                   position=service.public_position(phase),
+                   position=service.position_document(viewer, phase),
                    orders=orders, last_phase=last)
 
 
@@ -164,12 +164,16 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
               if mine is not None and viewer.power else [])
     context: dict[str, object] = {
         "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
-        "phase": phase, "board": position_report(position), "orders": mine, "checks": checks,
+        "phase": phase, "board": service.board_report(viewer, phase), "orders": mine,
+        "checks": checks,
         "my_units": sorted(_units_of(position, viewer.power)) if viewer.power else [],
         "messages": service.messages_for(session, viewer),
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
+        "hidden": service.hides(game),
     }
+    if service.takes_bids(game) and position.phase.is_movement:
+        context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
         previous = service.phases_of(session, game)[phase.index - 1]
         context["last"] = service.phase_result(session, viewer, previous)

@@ -38,7 +38,9 @@ def api_result(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, A
 
 @api.get("/{code}/document", summary="A phase as a phase document (docs/formats.md)",
          description="With the orders you may read: all of an adjudicated phase; only yours "
-         "for the current phase (the GM gets all).")
+         "for the current phase (the GM gets all, and a DP game's bids). Where the variant "
+         "hides information, a player's document is their own view: the position as they "
+         "knew it, their own orders and, once adjudicated, their view of the results.")
 def api_document(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
     return service.phase_document(session, viewer, service.find_phase(session, viewer.game, code))
 
@@ -54,10 +56,14 @@ def history(request: Request, viewer: PageViewer, page: PageDep,
 def result(code: str, request: Request, viewer: PageViewer, page: PageDep,
            session: SessionDep) -> Response:
     phase = service.find_phase(session, viewer.game, code)
-    return render(request, "phase.html", {
+    context: dict[str, Any] = {
         "page": page, "viewer": viewer, "phase": phase,
-        "result": service.phase_result(session, viewer, phase),
-    })
+        "result": service.phase_result(session, viewer, phase), "tally": None,
+    }
+    if (service.takes_bids(viewer.game) and Phase.parse(phase.code).is_movement
+            and (viewer.is_gm or viewer.game.status == "finished")):
+        context["tally"] = service.tally(session, viewer, phase)["report"]
+    return render(request, "phase.html", context)
 
 
 @pages.get("/games/{game_id}/phases/{code}/export")

@@ -1,0 +1,120 @@
+"""Pictures: the map of a game's current position and of each adjudicated phase, as SVG; and
+the possible orders an order page lists.
+
+Who sees what is decided exactly as for the pages they illustrate: the viewer must be in the
+game (``viewer_for``, else the same 404 as a game that does not exist); a phase's picture
+exists only once the phase is adjudicated (before that, the same 404 as a phase that never
+existed, like its results page). Where the variant hides information a player's picture is
+drawn from their view alone (``service.known_to`` for the current position,
+``calhamer.views.game_view`` for a phase), so nothing they may not know is in the SVG at all;
+the gamemaster's picture is the whole truth. The current position carries the orders the
+viewer may read so far (a player's own, all of them for the gamemaster).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+from sqlalchemy.orm import Session
+
+from calhamer.errors import CalhamerError
+from calhamer.game import is_order_line
+from calhamer.options import possible_order_texts
+from calhamer.render import View, render_svg
+from calhamer.server import service
+from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
+from calhamer.server.models import PhaseRow
+from calhamer.server.pages import templates
+from calhamer.server.views import Viewer, sees_everything
+from calhamer.views import game_view
+
+api = APIRouter(prefix="/api/games/{game_id}", tags=["pictures"])
+pages = APIRouter(include_in_schema=False)
+
+SVG = "image/svg+xml"
+_SVG_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"content": {SVG: {}}, "description": "The map as an SVG document"},
+}
+
+
+def current_picture(session: Session, viewer: Viewer) -> str:
+    """The current position as the viewer may see it, with the orders they may read."""
+    phase = service.current_phase(session, viewer.game)
+    position = service.known_to(viewer, phase)
+    orders = {p: [t for t in o.lines if is_order_line(t)]
+              for p, o in service.visible_orders(session, viewer, phase).items()}
+    # A player who sees only their own part of the board is not told the centre counts
+    # (the legend would count only theirs): an all-seeing View leaves them out.
+    view = None if sees_everything(viewer) else View()
+    return render_svg(position, orders=orders, view=view)
+
+
+def phase_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
+    """An adjudicated phase with its orders and results, as the viewer may see it."""
+    if phase.results is None:
+        raise service.NotFound()
+    library_game = service._library_game(session, viewer.game, phase)
+    if not sees_everything(viewer):
+        assert viewer.power is not None
+        return render_svg(view=game_view(library_game, viewer.power, phase.code))
+    outcome = library_game.outcome(phase.code)
+    assert outcome is not None
+    return render_svg(outcome=outcome)
+
+
+def _svg(text: str) -> Response:
+    # private: a picture is one viewer's; no-cache: the current one changes with the orders.
+    return Response(text, media_type=SVG, headers={"Cache-Control": "private, no-cache"})
+
+
+# -- API ------------------------------------------------------------------------------------------
+
+
+@api.get("/picture", response_class=Response, responses=_SVG_ANSWER,
+         summary="The map of the current position (SVG), with the orders you may read")
+def api_current(viewer: ApiViewer, session: SessionDep) -> Response:
+    return _svg(current_picture(session, viewer))
+
+
+@api.get("/phases/{code}/picture", response_class=Response, responses=_SVG_ANSWER,
+         summary="The map of an adjudicated phase (SVG): its orders and their results")
+def api_phase(code: str, viewer: ApiViewer, session: SessionDep) -> Response:
+    phase = service.find_phase(session, viewer.game, code)
+    return _svg(phase_picture(session, viewer, phase))
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+@pages.get("/games/{game_id}/picture")
+def current(viewer: PageViewer, session: SessionDep) -> Response:
+    return _svg(current_picture(session, viewer))
+
+
+@pages.get("/games/{game_id}/phases/{code}/picture")
+def phase_page(code: str, viewer: PageViewer, session: SessionDep) -> Response:
+    phase = service.find_phase(session, viewer.game, code)
+    return _svg(phase_picture(session, viewer, phase))
+
+
+# -- possible orders on the order page ------------------------------------------------------------
+
+
+def possible_orders_for(viewer: Viewer, phase: PhaseRow) -> list[tuple[str, list[str]]]:
+    """What the order page lists: each of the viewer's units (or centres) and its possible
+    orders (``calhamer.options``), judged on what the viewer's power knows. Empty for the
+    gamemaster, once the game is over, and if the listing cannot be made."""
+    if viewer.power is None or viewer.game.status == "finished":
+        return []
+    try:
+        # On what the power knows (the truth unless the variant hides information), so the
+        # listing depends on nothing the player may not see.
+        position = service.known_to(viewer, phase)
+        return possible_order_texts(position, viewer.power, viewer.game.rules)
+    except CalhamerError:
+        return []
+
+
+# The order page's template calls this (templates/possible_orders.html).
+templates.env.globals["possible_orders_for"] = possible_orders_for

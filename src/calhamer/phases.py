@@ -93,10 +93,11 @@ class _Intake:
         power = m.find_power(raw_power) or raw_power.upper()
         bucket = self.results.setdefault(power, [])
         added: list[tuple[OrderResult, AnyOrder]] = []
+        given_as_order = self.given_as_order
         for item in items:
-            if not isinstance(item, str):
+            if type(item) is not str:
                 # An order value: its text is written out only if the results are read.
-                self.given_as_order.append((len(bucket), power, item))
+                given_as_order.append((len(bucket), power, item))
                 result = OrderResult(power, "", "", SUCCEEDS, "", item)
                 bucket.append(result)
                 added.append((result, item))

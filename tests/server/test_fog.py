@@ -235,12 +235,19 @@ def test_a_player_cannot_tell_the_worlds_apart(worlds: Worlds) -> None:
     # retreat, is ready too, yet the phase waits for everyone alike (nobody learns who has
     # something to do from the judge acting early).
     play_phase(worlds, "F1901R")
+    ready = {}
     for world in ("A", "B"):
         assert worlds.order(world, worlds.players["AUSTRIA"], "F1901R",
                             WORLD_A["F1901R"]["AUSTRIA"] if world == "A" else [],
                             ready=True).status_code == 200
-        assert worlds.order(world, worlds.players[VIEWER], "F1901R", FRANCE["F1901R"],
-                            ready=True).status_code == 200
+        r = worlds.order(world, worlds.players[VIEWER], "F1901R", FRANCE["F1901R"], ready=True)
+        assert r.status_code == 200
+        ready[world] = r.json()
+        r = judge.client.post(f"/api/games/{worlds.ids[world]}/ready", json={"phase": "F1901R"},
+                              headers=worlds.players[VIEWER].headers)
+        assert r.status_code == 200
+        ready[world + "ready"] = r.json()
+    assert ready["A"] == ready["B"] and ready["Aready"] == ready["Bready"]
     judge.process()
     for world in ("A", "B"):
         assert worlds.gm_get(world, "/api/games/{id}")["game"]["phase"] == "F1901R"

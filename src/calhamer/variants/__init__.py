@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from calhamer import notation
+from calhamer import notation, validation
 from calhamer.adjudicator import MovementResolver
 from calhamer.errors import CalhamerError, PhaseError
 
@@ -88,9 +88,7 @@ class Variant:
 
     def check_movement_order(self, position: Position, power: str | None, order: Order) -> Order:
         """The order as the resolver should see it; raises ``validation.Illegal``."""
-        from calhamer.validation import check_movement_order
-
-        return check_movement_order(position, power, order)
+        return validation.check_movement_order(position, power, order)
 
     def no_unit_message(
         self, position: Position, power: str | None, province: int, *, dislodged: bool = False

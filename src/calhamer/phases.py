@@ -81,6 +81,7 @@ class _Intake:
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[int, str, AnyOrder]] = []
         self.variant = _variant(position)
+        self.check = self.variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
 
@@ -149,7 +150,7 @@ def _checked_movement_order(intake: _Intake, result: OrderResult, order: AnyOrde
         intake.illegal(result, "only hold, move, support and convoy orders are given now")
         return None
     try:
-        checked = intake.variant.check_movement_order(intake.position, result.power, order)
+        checked = intake.check(intake.position, result.power, order)
     except Illegal as exc:
         intake.illegal(result, str(exc))
         return None

@@ -1,14 +1,17 @@
 """Whether an order is legal by itself, before any other order is looked at.
 
-An illegal order is ignored and its unit holds (DATC 4.E.1). Each check returns None for a
-legal order or a reason a player understands. Coast fixes (a fleet's only reachable coast,
-DATC 4.B.2) are applied here so the resolver sees exact locations.
+An illegal order is ignored and its unit holds (DATC 4.E.1). Each check returns the order as
+the resolver should see it, or raises :class:`Illegal` with a reason a player understands.
+Coast fixes (a fleet's only reachable coast, DATC 4.B.2) are applied here so the resolver
+sees exact locations.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain
 from calhamer.orders import Convoy, Hold, Move, Order, Support
@@ -54,15 +57,19 @@ def check_movement_order(position: Position, power: str | None, order: Order) ->
     # DATC 4.C.2 and 4.B.5: a wrong unit letter or coast for the ordered unit is ignored.
     if order.unit_type is not unit.type or order.loc != unit.loc:
         order = replace(order, unit_type=unit.type, loc=unit.loc)
-    if isinstance(order, Hold):
+    kind = type(order)
+    if kind is Hold:
         return order
-    if isinstance(order, Move):
-        return _check_move(position, order)
-    if isinstance(order, Support):
-        return _check_support(position, order)
-    if isinstance(order, Convoy):
-        return _check_convoy(position, order)
-    raise Illegal("only hold, move, support and convoy orders are given in a movement phase")
+    check = _CHECKS.get(kind)
+    if check is None:  # a subclass of an order type, or no movement order at all
+        check = next((c for t, c in _CHECKS.items() if isinstance(order, t)), None)
+        if check is None:
+            if isinstance(order, Hold):
+                return order
+            raise Illegal(
+                "only hold, move, support and convoy orders are given in a movement phase"
+            )
+    return check(position, order)
 
 
 def _check_move(position: Position, order: Move) -> Move:
@@ -203,3 +210,10 @@ def _route_fleets_cached(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozen
 def convoy_route_fleets(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozenset[ProvinceId]:
     """Seas lying on some irredundant convoy route from ``origin`` to ``dest`` on the map."""
     return _route_fleets_cached(m, origin, dest)
+
+
+_CHECKS: dict[type, Callable[[Position, Any], Order]] = {
+    Move: _check_move,
+    Support: _check_support,
+    Convoy: _check_convoy,
+}

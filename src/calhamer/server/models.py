@@ -2,7 +2,10 @@
 
 A game's phases are rows of ``phases``: the position at the start of the phase as a phase
 document, and once processed each order's result. The orders themselves are rows of
-``orders``, one per power and phase, so a player's save touches one row. Times are naive UTC.
+``orders``, one per power and phase, so a player's save touches one row; bids (DP variants)
+are rows of ``bids`` likewise. Where the variant hides information, each power's view of an
+adjudicated phase is stored in ``power_views`` by the worker that adjudicates it, so a
+player's results are read, never computed, on request. Times are naive UTC.
 """
 
 from __future__ import annotations
@@ -123,6 +126,35 @@ class OrderSet(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
     __table_args__ = (UniqueConstraint("phase_id", "power"),)
+
+
+class BidSet(Base):
+    """A power's bids (DP variants) for one movement phase, as given (lines and objects)."""
+
+    __tablename__ = "bids"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(12))
+    power: Mapped[str] = mapped_column(String(20))
+    bids: Mapped[list[Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
+
+
+class PowerViewRow(Base):
+    """One power's view of an adjudicated phase of a game that hides information, stored when
+    the phase is adjudicated: ``{"report", "results", "view", "picture"}`` (the report text,
+    the results it may read, ``calhamer.views.PowerView.to_json`` and the SVG map)."""
+
+    __tablename__ = "power_views"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(12))
+    power: Mapped[str] = mapped_column(String(20))
+    view: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
 
 
 class Message(Base):

@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
@@ -33,10 +33,27 @@ from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.rules import find_rules
-from calhamer.server.models import Event, Game, Message, OrderSet, PhaseRow, Seat, User
+from calhamer.server.models import (
+    BidSet,
+    Event,
+    Game,
+    Message,
+    OrderSet,
+    PhaseRow,
+    PowerViewRow,
+    Seat,
+    User,
+)
 from calhamer.server.views import Viewer, sees_everything
 from calhamer.variants import VARIANTS, Variant, find_variant
-from calhamer.views import game_outcome, game_view, gamemaster_view, known_position
+from calhamer.views import (
+    PowerView,
+    game_outcome,
+    game_view,
+    gamemaster_view,
+    known_position,
+    power_view,
+)
 
 PRESS_SETTINGS = ("none", "public", "full")
 GM = "GM"
@@ -202,18 +219,18 @@ def create_game(
     if problem:
         raise Invalid(problem)
     try:
-        library_game = LibraryGame.new(variant, rules or None)
+        new_game = LibraryGame.new(variant, rules or None)
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
     if press not in PRESS_SETTINGS:
         raise Invalid(f"press must be one of {', '.join(PRESS_SETTINGS)}")
-    record = library_game.history[-1]
-    title = find_variant(library_game.variant).title
+    record = new_game.history[-1]
+    title = find_variant(new_game.variant).title
     game = Game(
         id=secrets.token_urlsafe(9)[:12],
         name=name.strip() or f"{title} game",
-        variant=library_game.variant,
-        rules=library_game.rules,
+        variant=new_game.variant,
+        rules=new_game.rules,
         press=press,
         movement_minutes=movement_minutes,
         retreat_minutes=retreat_minutes,
@@ -227,7 +244,7 @@ def create_game(
     game.deadline = next_deadline(game, record.phase, now)
     session.add(game)
     session.flush()  # the game's row first: the rows below refer to it
-    position = library_game.current
+    position = new_game.current
     for power in position.map.power_codes:
         session.add(Seat(game_id=game.id, power=power, invite_token=new_token()))
     session.add(PhaseRow(
@@ -293,25 +310,18 @@ def find_phase(session: Session, game: Game, code: str) -> PhaseRow:
     return row
 
 
-# A power's bids (DP variants) are kept like its orders, in a row of the orders table of their
-# own, keyed "<POWER>:bids" (no power code holds a colon). Only ``order_sets`` and ``bid_sets``
-# read that table, and each returns only its own kind of row, so bids never travel with orders.
-BIDS_KEY = ":bids"
-
-
-def _phase_rows(session: Session, phase: PhaseRow) -> list[OrderSet]:
-    return list(session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)))
-
-
 def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
-    """Each power's orders for a phase (never its bids)."""
-    return {o.power: o for o in _phase_rows(session, phase) if not o.power.endswith(BIDS_KEY)}
+    """Each power's orders for a phase (bids are in a table of their own, ``bids``)."""
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id))
+    return {o.power: o for o in rows}
 
 
-def bid_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
+def bid_sets(session: Session, phase: PhaseRow) -> dict[str, BidSet]:
     """Each power's bids for a phase, by power (secret: the gamemaster's, and the bidder's)."""
-    return {o.power.removesuffix(BIDS_KEY): o for o in _phase_rows(session, phase)
-            if o.power.endswith(BIDS_KEY)}
+    rows = session.scalars(
+        select(BidSet).where(BidSet.game_id == phase.game_id, BidSet.phase == phase.code)
+    )
+    return {b.power: b for b in rows}
 
 
 def seat_of(game: Game, power: str) -> Seat:
@@ -458,11 +468,14 @@ def _stored_bids(session: Session, game: Game, phase: PhaseRow) -> dict[str, lis
     """The bids of a movement phase of a DP game, by power, as stored (empty otherwise)."""
     if not takes_bids(game) or not Phase.parse(phase.code).is_movement:
         return {}
-    return {p: list(o.lines) for p, o in bid_sets(session, phase).items() if o.lines}
+    return {p: list(b.bids) for p, b in bid_sets(session, phase).items() if b.bids}
 
 
-def _library_game(session: Session, game: Game, phase: PhaseRow) -> LibraryGame:
-    """An adjudicated phase and the one after it, as a library game (with its secret bids)."""
+def library_game(session: Session, game: Game, phase: PhaseRow) -> LibraryGame:
+    """An adjudicated phase and the one after it, as a library game (with its secret bids).
+
+    Only for the gamemaster (and for players of games that hide nothing): a player of a game
+    that hides information reads their stored view (:func:`stored_view`) instead."""
     orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
     following = _following(session, phase)
     return LibraryGame(game.variant, game.rules, [
@@ -476,30 +489,30 @@ def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
     """The report and results of an adjudicated phase (NotFound before it is adjudicated).
 
     In the standard game they are public to everyone in the game. Where the variant hides
-    information a player gets their own view of the phase (``calhamer.views.game_view``:
-    the phase adjudicated again from its record, then cut down to what the rules tell that
-    power) and their own orders; the gamemaster gets the whole truth, followed by what the
-    players were told.
+    information a player gets their own view of the phase, as the worker stored it when it
+    adjudicated the phase (:func:`stored_view`: nothing is adjudicated on request, so the
+    time an answer takes does not depend on the board), and their own orders; the
+    gamemaster gets the whole truth, followed by what the players were told.
     """
     if phase.results is None:
         raise NotFound()
     game = viewer.game
-    library_game = _library_game(session, game, phase)
-    following = library_game.history[-1]
     orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
     if not sees_everything(viewer):
         assert viewer.power is not None
-        view = game_view(library_game, viewer.power, phase.code)
-        report = phase_report(view)
+        stored = stored_view(session, viewer, phase)
+        report = stored["report"]
         orders = {p: lines for p, lines in orders.items() if p == viewer.power}
-        results: dict[str, Any] = {p: [r.to_json() for r in entries]
-                                   for p, entries in view.results.items()}
+        results: dict[str, Any] = stored["results"]
+        following_code = stored["view"]["next"]["phase"]
     else:
-        outcome = library_game.outcome(phase.code)
+        whole = library_game(session, game, phase)
+        following_code = whole.history[-1].phase
+        outcome = whole.outcome(phase.code)
         assert outcome is not None
         report = phase_report(outcome)
         if hides(game):
-            told = phase_report(gamemaster_view(game_outcome(library_game, phase.code)))
+            told = phase_report(gamemaster_view(game_outcome(whole, phase.code)))
             report += f"\n======\nAs the players are told it\n\n{told}"
         results = dict(phase.results)
     return {
@@ -508,7 +521,7 @@ def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
         "report": report,
         "orders": orders,
         "results": results,
-        "next": following.phase,
+        "next": following_code,
         "processed_at": phase.processed_at,
     }
 
@@ -528,8 +541,7 @@ def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
         own = order_sets(session, phase).get(viewer.power)
         doc["orders"] = {viewer.power: list(own.lines)} if own is not None else {}
         if phase.results is not None:
-            view = game_view(_library_game(session, game, phase), viewer.power, phase.code)
-            doc["views"] = {viewer.power: view.to_json(game.rules)}
+            doc["views"] = {viewer.power: stored_view(session, viewer, phase)["view"]}
         return doc
     doc = public_position(phase)
     doc["rules"] = game.rules
@@ -539,6 +551,55 @@ def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
         if bids:
             doc["bids"] = bids
     return doc
+
+
+# -- stored views (games that hide information) --------------------------------------------------
+
+
+def view_entry(view: PowerView, rules: str) -> dict[str, Any]:
+    """What is stored of one power's view of a phase: everything its results pages, API
+    answers, export and picture show, so that reading them adjudicates nothing."""
+    from calhamer.render import render_svg
+
+    return {
+        "report": phase_report(view),
+        "results": {p: [r.to_json() for r in entries] for p, entries in view.results.items()},
+        "view": view.to_json(rules),
+        "picture": render_svg(view=view),
+    }
+
+
+def recorded_views(variant: str, rules: str, code: str, position: dict[str, Any],
+                   orders: dict[str, list[str]], results: dict[str, Any],
+                   next_code: str, next_position: dict[str, Any],
+                   powers: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Each of ``powers``' stored view of a recorded phase, adjudicated again from its record
+    (for phases adjudicated before views were stored: migration 0002)."""
+    recorded = LibraryGame(variant, rules, [
+        PhaseRecord(code, position, orders, results),
+        PhaseRecord(next_code, next_position),
+    ])
+    return {p: view_entry(game_view(recorded, p, code), rules) for p in powers}
+
+
+def store_views(session: Session, game: Game, phase: PhaseRow, views: dict[str, PowerView]
+                ) -> None:
+    for power, view in views.items():
+        session.add(PowerViewRow(game_id=game.id, phase=phase.code, power=power,
+                                 view=view_entry(view, game.rules)))
+
+
+def stored_view(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
+    """The viewer's power's view of an adjudicated phase, as stored when it was adjudicated."""
+    assert viewer.power is not None
+    row = session.scalars(select(PowerViewRow.view).where(
+        PowerViewRow.game_id == phase.game_id, PowerViewRow.phase == phase.code,
+        PowerViewRow.power == viewer.power,
+    )).first()
+    if row is None:  # every seat's view is stored with the phase: a broken database
+        raise RuntimeError(f"no stored view of {phase.code} for {viewer.power} "
+                           f"in game {phase.game_id}")
+    return row
 
 
 def _game_of(session: Session, phase: PhaseRow) -> Game:
@@ -602,7 +663,7 @@ def save_bids(
     phase_code: str,
     bids: list[str | dict[str, Any]],
     now: datetime,
-) -> tuple[OrderSet, list[str]]:
+) -> tuple[BidSet, list[str]]:
     """Replace the viewer's bids for the current (movement) phase; return the problems.
 
     Like orders, bids are stored as given, problems and all (a bad bid is void at
@@ -615,22 +676,22 @@ def save_bids(
     problems, _spent, _allotment = check_bid_list(game, phase, power, stored)
     row = bid_sets(session, phase).get(power)
     if row is None:
-        row = OrderSet(phase_id=phase.id, power=power + BIDS_KEY, lines=cast(Any, stored),
-                       ready=False, updated_at=now)
+        row = BidSet(game_id=game.id, phase=phase.code, power=power, bids=stored,
+                     updated_at=now)
         session.add(row)
     else:
-        row.lines = cast(Any, stored)
+        row.bids = stored
         row.updated_at = now
     session.flush()
     return row, problems
 
 
-def bid_items(row: OrderSet | None) -> list[str | dict[str, Any]]:
+def bid_items(row: BidSet | None) -> list[str | dict[str, Any]]:
     """The bids of a bid row as stored (lines and objects)."""
-    return list(cast(list[Any], row.lines)) if row is not None else []
+    return list(row.bids) if row is not None else []
 
 
-def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
+def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, BidSet]:
     """The bids of a phase the viewer may read: their own; every power's for the gamemaster,
     and for everyone once the game is over."""
     if not takes_bids(viewer.game):
@@ -887,12 +948,17 @@ def adjudicate_phase(
     phase = current_phase(session, game)
     orders = {p: [t for t in o.lines if is_order_line(t)]
               for p, o in order_sets(session, phase).items()}
-    library_game = LibraryGame(game.variant, game.rules, [
+    judged = LibraryGame(game.variant, game.rules, [
         PhaseRecord(phase.code, phase.position, orders,
                     bids=_stored_bids(session, game, phase)),
     ])
-    outcome = library_game.process()
-    done, following = library_game.history
+    outcome = judged.process()
+    done, following = judged.history
+    if hides(game):
+        # Each player's view, stored now so that their results are read, never adjudicated,
+        # on request (the time an answer takes must not depend on what they may not see).
+        store_views(session, game, phase,
+                    {seat.power: power_view(outcome, seat.power) for seat in game.seats})
     phase.results = done.results
     phase.processed_at = now
     phase.processed_by = worker

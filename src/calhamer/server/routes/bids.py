@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from calhamer.position import Phase
 from calhamer.server import service
 from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
-from calhamer.server.models import OrderSet, PhaseRow
+from calhamer.server.models import BidSet, PhaseRow
 from calhamer.server.pages import redirect
 from calhamer.server.schemas import BidsIn, BidsOut, TallyOut
 from calhamer.server.views import Viewer
@@ -27,7 +27,7 @@ pages = APIRouter(include_in_schema=False)
 
 
 def bids_out(session: Session, viewer: Viewer, phase: PhaseRow, power: str,
-             row: OrderSet | None, problems: list[str] | None = None) -> BidsOut:
+             row: BidSet | None, problems: list[str] | None = None) -> BidsOut:
     stored = service.bid_items(row)
     found, allocated, allotment = service.check_bid_list(viewer.game, phase, power, stored)
     return BidsOut(phase=phase.code, power=power, bids=stored,
@@ -67,7 +67,7 @@ def api_bids(viewer: ApiViewer, session: SessionDep) -> dict[str, BidsOut]:
     phase = service.current_phase(session, viewer.game)
     if not service.takes_bids(viewer.game) or not Phase.parse(phase.code).is_movement:
         return {}
-    rows: dict[str, OrderSet | None] = dict(service.visible_bids(session, viewer, phase))
+    rows: dict[str, BidSet | None] = dict(service.visible_bids(session, viewer, phase))
     if viewer.power is not None:
         rows.setdefault(viewer.power, None)
     return {power: bids_out(session, viewer, phase, power, rows[power]) for power in sorted(rows)}

@@ -5,10 +5,11 @@ Who sees what is decided exactly as for the pages they illustrate: the viewer mu
 game (``viewer_for``, else the same 404 as a game that does not exist); a phase's picture
 exists only once the phase is adjudicated (before that, the same 404 as a phase that never
 existed, like its results page). Where the variant hides information a player's picture is
-drawn from their view alone (``service.known_to`` for the current position,
-``calhamer.views.game_view`` for a phase), so nothing they may not know is in the SVG at all;
-the gamemaster's picture is the whole truth. The current position carries the orders the
-viewer may read so far (a player's own, all of them for the gamemaster).
+drawn from their view alone (``service.known_to`` for the current position, for a phase the
+view stored when it was adjudicated, ``service.stored_view``), so nothing they may not know
+is in the SVG at all; the gamemaster's picture is the whole truth. The current position
+carries the orders the viewer may read so far (a player's own, all of them for the
+gamemaster).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
 from calhamer.server.models import PhaseRow
 from calhamer.server.pages import templates
 from calhamer.server.views import Viewer, sees_everything
-from calhamer.views import game_view
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["pictures"])
 pages = APIRouter(include_in_schema=False)
@@ -54,11 +54,9 @@ def phase_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
     """An adjudicated phase with its orders and results, as the viewer may see it."""
     if phase.results is None:
         raise service.NotFound()
-    library_game = service._library_game(session, viewer.game, phase)
     if not sees_everything(viewer):
-        assert viewer.power is not None
-        return render_svg(view=game_view(library_game, viewer.power, phase.code))
-    outcome = library_game.outcome(phase.code)
+        return str(service.stored_view(session, viewer, phase)["picture"])
+    outcome = service.library_game(session, viewer.game, phase).outcome(phase.code)
     assert outcome is not None
     return render_svg(outcome=outcome)
 

@@ -12,11 +12,69 @@ def test_the_migrated_schema_matches_the_models(database):
     with database.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0001"
+        assert context.get_current_revision() == "0002"
 
 
 def test_migrating_again_changes_nothing(database):
     database.migrate()
     database.migrate()
     with database.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+        assert MigrationContext.configure(connection).get_current_revision() == "0002"
+
+
+def test_0002_moves_bids_out_of_orders_and_stores_the_views(tmp_path):
+    """Down to 0001 (bids back in ``orders`` under "<POWER>:bids", no stored views) and up
+    again: the bids move to ``bids`` and every Kriegsplomacy view is made from the record."""
+    from alembic import command
+    from alembic.config import Config
+    from fastapi.testclient import TestClient
+    from sqlalchemy import select
+
+    from calhamer.server.app import create_app
+    from calhamer.server.db import Database
+    from calhamer.server.models import BidSet, OrderSet, PowerViewRow
+    from conftest import Clock, Judge, make_settings
+
+    url = f"sqlite:///{tmp_path / 'judge.db'}"
+    db = Database(url, sqlite_synchronous="NORMAL")
+    db.migrate()
+    settings = make_settings(url, Clock())
+    with TestClient(create_app(settings, db=db)) as client:
+        judge = Judge(client, db, settings, settings.clock)  # type: ignore[arg-type]
+        gm = judge.user("gm")
+        judge.new_game(gm, variant="standard-dp")
+        france = judge.join("FRANCE")
+        bids = ["1 DP: A Bel H", {"order": "A Hol H", "dp": 1}]
+        r = client.put(f"/api/games/{judge.game['id']}/bids", headers=france.headers,
+                       json={"phase": "S1901M", "bids": bids})
+        assert r.status_code == 200, r.text
+        judge.new_game(gm, variant="kriegsplomacy")
+        judge.join("FRANCE")
+        judge.process_now(gm)
+
+    def snapshot() -> tuple[list[tuple[str, str, list[object]]], dict[tuple[str, str], object]]:
+        with db.session() as session:
+            stored_bids = [(b.phase, b.power, b.bids) for b in session.scalars(select(BidSet))]
+            views = {(v.phase, v.power): v.view for v in session.scalars(select(PowerViewRow))}
+        return stored_bids, views
+
+    stored_bids, views = snapshot()
+    assert stored_bids == [("S1901M", "FRANCE", bids)]
+    assert {power for _phase, power in views} == {
+        "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}
+
+    config = Config()
+    config.set_main_option("script_location", "calhamer.server:migrations")
+    with db.engine.execution_options(calhamer_write=True).connect() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+        connection.commit()
+        rows = connection.execute(select(OrderSet.power, OrderSet.lines)).all()
+    assert ("FRANCE:bids", bids) in [tuple(r) for r in rows]
+
+    db.migrate()
+    assert snapshot() == (stored_bids, views)
+    with db.session() as session:
+        assert [o.power for o in session.scalars(select(OrderSet))
+                if o.power.endswith(":bids")] == []
+    db.dispose()

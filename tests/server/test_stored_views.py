@@ -1,0 +1,86 @@
+"""A Kriegsplomacy player's results are read from the view the worker stored when it
+adjudicated the phase, never adjudicated on request: the time an answer takes cannot depend on
+the board the player may not see. The answers are those the library's ``game_view`` gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import calhamer.game
+import calhamer.phases
+from calhamer.render import render_svg
+from calhamer.report import phase_report
+from calhamer.server import service
+from calhamer.views import game_view
+from conftest import Judge
+
+BUILDS = {
+    "FRANCE": ["Build A Par", "Build A Mar", "Build F Bre"],
+    "GERMANY": ["Build A Mun", "Build A Ber", "Build F Kie"],
+}
+SPRING = {
+    "FRANCE": ["A Par - Bur", "A Mar - Spa", "F Bre - Mao"],
+    "GERMANY": ["A Mun - Bur", "A Ber - Kie", "F Kie - Hol"],
+}
+
+
+def _no_adjudication(*_args: Any, **_kwargs: Any) -> Any:
+    raise AssertionError("a player's results were adjudicated on request")
+
+
+def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
+                                                                   monkeypatch: pytest.MonkeyPatch):
+    gm = judge.user("gm")
+    game = judge.new_game(gm, variant="kriegsplomacy")
+    gid = game["id"]
+    players = {p: judge.join(p) for p in BUILDS}
+    for phase, orders in (("W1900A", BUILDS), ("S1901M", SPRING)):
+        for power, lines in orders.items():
+            assert judge.orders(players[power], lines, phase=phase).status_code == 200
+        assert judge.process_now(gm) == [f"{gid} {phase}"]
+    france = players["FRANCE"]
+
+    # What the library says France's view of each phase is (adjudicated again here).
+    expected: dict[str, Any] = {}
+    with judge.database.session() as session:
+        row = session.get(service.Game, gid)
+        assert row is not None
+        for code in ("W1900A", "S1901M"):
+            phase = service.find_phase(session, row, code)
+            view = game_view(service.library_game(session, row, phase), "FRANCE", code)
+            expected[code] = (phase_report(view),
+                              {p: [r.to_json() for r in e] for p, e in view.results.items()},
+                              view.to_json(row.rules), render_svg(view=view))
+
+    urls = [f"/api/games/{gid}", f"/api/games/{gid}/phases/S1901M",
+            f"/api/games/{gid}/phases/W1900A", f"/api/games/{gid}/phases/S1901M/document",
+            f"/api/games/{gid}/phases/S1901M/picture", f"/api/games/{gid}/phases/W1900A/picture"]
+    before = {url: judge.client.get(url, headers=france.headers) for url in urls}
+    assert all(r.status_code == 200 for r in before.values())
+    for code in ("W1900A", "S1901M"):
+        report, results, view, picture = expected[code]
+        body = before[f"/api/games/{gid}/phases/{code}"].json()
+        assert body["report"] == report and body["results"] == results
+        assert body["orders"] == {"FRANCE": BUILDS["FRANCE"] if code == "W1900A"
+                                  else SPRING["FRANCE"]}
+        assert before[f"/api/games/{gid}/phases/{code}/picture"].text == picture
+    document = before[f"/api/games/{gid}/phases/S1901M/document"].json()
+    assert document["views"] == {"FRANCE": expected["S1901M"][2]}
+
+    # Reading adjudicates nothing: every way to adjudicate or rebuild a phase now fails.
+    monkeypatch.setattr(calhamer.phases, "adjudicate", _no_adjudication)
+    monkeypatch.setattr(calhamer.game, "adjudicate", _no_adjudication)
+    monkeypatch.setattr(calhamer.game.Game, "process", _no_adjudication)
+    monkeypatch.setattr(service, "library_game", _no_adjudication)
+    monkeypatch.setattr(service, "game_view", _no_adjudication)
+    for url, answer in before.items():
+        again = judge.client.get(url, headers=france.headers)
+        assert again.status_code == 200, again.text
+        assert again.content == answer.content, url
+
+    # The gamemaster still gets the whole truth, rebuilt from the stored outcome.
+    monkeypatch.undo()
+    gm_result = judge.client.get(f"/api/games/{gid}/phases/S1901M", headers=gm.headers).json()
+    assert "As the players are told it" in gm_result["report"]

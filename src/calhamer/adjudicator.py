@@ -68,31 +68,39 @@ class OrderTable:
             unit_type[province] = unit.type
 
         province_of = m.loc_province
+        loc_coast = m.loc_coast
+        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
         self.movers = movers = []
-        self.ordered = sorted(p for p in orders if type(orders[p]) is not Hold)
+        self.ordered = ordered = []
         convoys: list[int] = []
         supports: list[int] = []
-        for province, order in sorted(orders.items()):  # the same tables whatever the order given
-            if type(order) is Hold:
+        for province in sorted(orders):  # the same tables whatever order the orders came in
+            order = orders[province]
+            cls = type(order)
+            if cls is Hold:
                 continue
-            if isinstance(order, Move):
+            ordered.append(province)
+            if cls is Move or isinstance(order, Move):
                 movers.append(province)
-                self.kind[province] = MOVE
-                self.dest[province] = province_of[order.dest]
-                self.exact[province] = order.dest
+                kind[province] = MOVE
+                dest[province] = province_of[order.dest]
+                exact[province] = order.dest
                 self.via[province] = order.via_convoy
-            elif isinstance(order, Support):
+            elif cls is Support or isinstance(order, Support):
                 supports.append(province)
-                self.kind[province] = SUPPORT
-                self.src[province] = province_of[order.target]
-                self.dest[province] = -1 if order.dest is None else province_of[order.dest]
-                if order.dest is not None and m.loc_coast[order.dest] is not None:
-                    self.exact[province] = order.dest
+                kind[province] = SUPPORT
+                src[province] = province_of[order.target]
+                if order.dest is not None:
+                    dest[province] = province_of[order.dest]
+                    if loc_coast[order.dest] is not None:
+                        exact[province] = order.dest
             elif isinstance(order, Convoy):
                 convoys.append(province)
-                self.kind[province] = CONVOY
-                self.src[province] = province_of[order.army]
-                self.dest[province] = province_of[order.dest]
+                kind[province] = CONVOY
+                src[province] = province_of[order.army]
+                dest[province] = province_of[order.dest]
+            else:
+                ordered.pop()  # a hold in a variant's own dress
 
         kind, dest, src = self.kind, self.dest, self.src
         for p in movers:

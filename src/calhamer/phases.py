@@ -167,7 +167,7 @@ def adjudicate_movement(
 ) -> PhaseOutcome:
     intake = _Intake(position, orders)
     loc_province = position.map.loc_province
-    by_province: dict[int, list[tuple[OrderResult, Order]]] = {}
+    by_province: dict[int, list[OrderResult]] = {}
     legal: dict[int, Order] = {}
     clashes: set[int] = set()
     for result, order in intake.accepted:
@@ -178,15 +178,15 @@ def adjudicate_movement(
         earlier = legal.get(province)
         if earlier is None:
             legal[province] = checked
-            by_province[province] = [(result, checked)]
+            by_province[province] = [result]
         else:
-            by_province[province].append((result, checked))
+            by_province[province].append(result)
             if earlier != checked:
                 clashes.add(province)
     for province in clashes:
         # DATC 4.D.3: a unit given different orders holds (and may be supported to hold).
         del legal[province]
-        for result, _ in by_province[province]:
+        for result in by_province[province]:
             intake.illegal(result, "the unit was given more than one order, so it holds")
 
     # Units no player commands (a DP variant's neutrals): the variant says where their orders
@@ -197,11 +197,11 @@ def adjudicate_movement(
             if checked is None:
                 continue
             province = loc_province[checked.loc]
-            for earlier, _ in by_province.get(province, ()):
+            for earlier in by_province.get(province, ()):
                 if earlier.result != INVALID:
                     intake.illegal(earlier, "this unit's order is not given by players")
             legal[province] = checked
-            by_province[province] = [(result, checked)]
+            by_province[province] = [result]
 
     table = OrderTable(position, legal, rules)
     resolver = resolver_class(table)
@@ -212,7 +212,7 @@ def adjudicate_movement(
 def _movement_outcome(
     position: Position,
     intake: _Intake,
-    by_province: dict[int, list[tuple[OrderResult, Order]]],
+    by_province: dict[int, list[OrderResult]],
     table: OrderTable,
     resolver: MovementResolver,
     rules: Rules,
@@ -229,7 +229,7 @@ def _movement_outcome(
     def word_results() -> dict[str, list[OrderResult]]:
         explain = _Explainer(position, table, resolver, dislodged_at)
         for province, entries in by_province.items():
-            for result, _order in entries:
+            for result in entries:
                 if result.result != INVALID:
                     result.result, result.reason = explain.result(province)
         for province, unit in position.units.items():

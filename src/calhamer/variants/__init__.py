@@ -86,9 +86,10 @@ class Variant:
         """What ``power`` knows of ``position`` before adjudication: all of it by default."""
         return position
 
-    def check_movement_order(self, position: Position, power: str | None, order: Order) -> Order:
-        """The order as the resolver should see it; raises ``validation.Illegal``."""
-        return validation.check_movement_order(position, power, order)
+    # The order as the resolver should see it; raises ``validation.Illegal``. A subclass
+    # overrides it with a method ``(self, position, power, order)``; the standard game binds
+    # the checker itself, because this runs once for every order of every phase.
+    check_movement_order = staticmethod(validation.check_movement_order)
 
     def no_unit_message(
         self, position: Position, power: str | None, province: int, *, dislodged: bool = False

@@ -79,7 +79,7 @@ class _Intake:
         self.position = position
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
-        self.given_as_order: list[tuple[int, str, AnyOrder]] = []
+        self.given_as_order: list[tuple[OrderResult, AnyOrder]] = []
         self.variant = _variant(position)
         self.check = self.variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
@@ -98,10 +98,11 @@ class _Intake:
         for item in items:
             if type(item) is not str:
                 # An order value: its text is written out only if the results are read.
-                given_as_order.append((len(bucket), power, item))
                 result = OrderResult(power, "", "", SUCCEEDS, "", item)
+                pair = (result, item)
+                given_as_order.append(pair)
                 bucket.append(result)
-                added.append((result, item))
+                added.append(pair)
                 continue
             try:
                 parsed = variant.parse_order(
@@ -124,8 +125,8 @@ class _Intake:
     def finish(self) -> dict[str, list[OrderResult]]:
         """The results, with texts and canonical forms written out only now."""
         write = self.write
-        for index, power, order in self.given_as_order:
-            self.results[power][index].text = write(order)
+        for result, given in self.given_as_order:
+            result.text = write(given)
         for results in self.results.values():
             for result in results:
                 if not result.canonical and result.order is not None:

@@ -67,8 +67,6 @@ def live_server(database, database_url, clock) -> Iterator[str]:  # type: ignore
 
 
 def test_gm_and_two_players_play_a_phase_in_chromium(database, live_server, tmp_path):
-    if database.dialect != "sqlite":
-        pytest.skip("the browser test runs once, on SQLite")
     problem = _missing()
     if problem:
         pytest.skip(problem)

@@ -123,6 +123,11 @@ class Map:
         """Canonical text of a location: ``SPA`` or ``SPA/NC``."""
         return self.loc_names[loc]
 
+    @property
+    def canonical_locations(self) -> dict[str, Location]:
+        """Every location by its canonical name (``"STP/SC"``), for exact look-ups."""
+        return self._canonical
+
     def loc(self, name: str) -> Location:
         """Exact look-up of a canonical location name (``"STP/SC"``); raises KeyError."""
         return self._canonical[name.upper()]

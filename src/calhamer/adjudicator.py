@@ -446,17 +446,12 @@ class MovementResolver(GuessResolver):
                 resolve(p)
 
 
-def legal_orders_table(position: Position, orders: dict[int, Order], rules: Rules) -> OrderTable:
-    return OrderTable(position, orders, rules)
-
-
 __all__ = [
     "CONVOY",
     "EMPTY",
     "HOLD",
     "MOVE",
     "SUPPORT",
-    "Hold",
     "MovementResolver",
     "OrderTable",
 ]

@@ -11,7 +11,7 @@ import difflib
 import re
 import tomllib
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
@@ -603,7 +603,3 @@ def canonical_coast(canonical: dict[str, Location], loc: Location) -> str:
         if value == loc and "/" in name:
             return name.split("/", 1)[1]
     raise KeyError(loc)
-
-
-def parse_locations(m: Map, names: Iterable[str]) -> list[Location]:
-    return [m.loc(n) for n in names]

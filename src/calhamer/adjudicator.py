@@ -70,23 +70,23 @@ class OrderTable:
         province_of = m.loc_province
         loc_coast = m.loc_coast
         kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
-        self.movers = movers = []
-        self.ordered = ordered = []
+        self.movers: list[int] = []
+        self.ordered: list[int] = []
+        movers, ordered = self.movers, self.ordered
         convoys: list[int] = []
         supports: list[int] = []
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
-            cls = type(order)
-            if cls is Hold:
+            if type(order) is Hold:
                 continue
             ordered.append(province)
-            if cls is Move or isinstance(order, Move):
+            if isinstance(order, Move):
                 movers.append(province)
                 kind[province] = MOVE
                 dest[province] = province_of[order.dest]
                 exact[province] = order.dest
                 self.via[province] = order.via_convoy
-            elif cls is Support or isinstance(order, Support):
+            elif isinstance(order, Support):
                 supports.append(province)
                 kind[province] = SUPPORT
                 src[province] = province_of[order.target]

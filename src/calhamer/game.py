@@ -395,7 +395,7 @@ class Game:
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
                 recorded_seed = following.get("seed")
-                nxt = variant.prepare_phase(outcome.next, lambda s=recorded_seed: s or "")
+                nxt = variant.prepare_phase(outcome.next, _returns(recorded_seed or ""))
                 expected = _record(nxt, self.rules).position
             except CalhamerError as exc:
                 checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
@@ -433,6 +433,11 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
             if a != b:
                 return _first_difference(what, a, b, f"{where}[{i}]")
     return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
+
+
+def _returns(seed: str) -> Callable[[], str]:
+    """A ``new_seed`` for :meth:`Variant.prepare_phase` that gives the seed a phase recorded."""
+    return lambda: seed
 
 
 def _record(position: Position, rules: str) -> PhaseRecord:

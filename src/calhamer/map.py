@@ -363,7 +363,10 @@ def _merge(base: dict[str, object], child: dict[str, object]) -> dict[str, objec
     removals = _table(child, "remove")
     for kind in ("army", "fleet"):
         table = dict(_table(merged, kind))
-        for edge in removals.get(kind, []):  # type: ignore[union-attr]
+        edges = removals.get(kind, [])
+        if not isinstance(edges, list):
+            raise MapError(f"[remove] {kind} must be a list")
+        for edge in edges:
             a, b = str(edge).split()
             table[a] = " ".join(t for t in str(table.get(a, "")).split() if t != b)
             table[b] = " ".join(t for t in str(table.get(b, "")).split() if t != a)
@@ -378,6 +381,12 @@ def _table(data: dict[str, object], key: str) -> dict[str, object]:
     return value
 
 
+def _strings(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise MapError(f"{where} must be a list")
+    return tuple(value)
+
+
 def _build(data: dict[str, object], source: str) -> Map:
     meta = _table(data, "map")
 
@@ -386,7 +395,8 @@ def _build(data: dict[str, object], source: str) -> Map:
 
     powers = []
     for code, info in _table(data, "powers").items():
-        info = dict(info)  # type: ignore[arg-type]
+        if not isinstance(info, dict):
+            raise fail(f"[powers.{code}] must be a table")
         powers.append(
             Power(
                 code=code,
@@ -426,7 +436,9 @@ def _build(data: dict[str, object], source: str) -> Map:
     if unknown_weights:
         raise fail(f"[centres] names {', '.join(sorted(unknown_weights))}, not provinces")
     for index, (code, info) in enumerate(sorted(_table(data, "provinces").items())):
-        info = dict(info)  # type: ignore[arg-type]
+        if not isinstance(info, dict):
+            raise fail(f"[provinces.{code}] must be a table")
+        info = dict(info)
         if code != code.upper():
             raise fail(f"province code {code!r} must be upper case")
         weight = info.get("centres", weights.get(code, 1 if info.get("sc", False) else 0))
@@ -456,7 +468,7 @@ def _build(data: dict[str, object], source: str) -> Map:
                 name=str(info.get("name", code)),
                 terrain=terrain,
                 is_supply_center=bool(info.get("sc", False)),
-                home=home,  # type: ignore[arg-type]
+                home=home,
                 coasts=tuple(info.get("coasts", ())),
                 aliases=tuple(info.get("aliases", ())),
                 centres=weight,
@@ -469,9 +481,9 @@ def _build(data: dict[str, object], source: str) -> Map:
     loc_province = [p.id for p in provinces]
     loc_coast: list[str | None] = [None] * len(provinces)
     for p in provinces:
-        for coast in p.coasts:
+        for coast_code in p.coasts:
             loc_province.append(p.id)
-            loc_coast.append(coast)
+            loc_coast.append(coast_code)
     canonical: dict[str, Location] = {}
     for loc, (pid, coast) in enumerate(zip(loc_province, loc_coast, strict=True)):
         code = provinces[pid].code
@@ -514,36 +526,40 @@ def _build(data: dict[str, object], source: str) -> Map:
 
     names, prefix_names = _name_index(provinces, canonical, fail)
     power_names: dict[str, str] = {}
-    for p in (*powers, *minor_powers):
-        for alias in (p.code, p.name, p.adjective, *p.aliases):
+    for pw in (*powers, *minor_powers):
+        for alias in (pw.code, pw.name, pw.adjective, *pw.aliases):
             if alias:
                 key = normalize_name(alias)
-                if power_names.get(key, p.code) != p.code:
+                if power_names.get(key, pw.code) != pw.code:
                     raise fail(f"the power name {alias!r} is given to {power_names[key]} too")
-                power_names[key] = p.code
+                power_names[key] = pw.code
 
     start = _table(data, "start")
-    start_units = {k: tuple(v) for k, v in dict(start.get("units", {})).items()}  # type: ignore[arg-type]
+    start_units = {k: _strings(v, f"[start.units] {k}") for k, v in _table(start, "units").items()}
     start_units.update({k: v for k, v in minor_units.items() if v})
-    centers = start.get("centers")
     start_centers = (
-        {k: tuple(v) for k, v in dict(centers).items()} if centers is not None else None  # type: ignore[arg-type]
+        {k: _strings(v, f"[start.centers] {k}") for k, v in _table(start, "centers").items()}
+        if start.get("centers") is not None
+        else None
     )
     if start_centers is not None:
         # Minor powers own their home centres at the start unless the start says otherwise.
         listed = {c.upper() for codes in start_centers.values() for c in codes}
-        for p in minor_powers:
-            homes = [q.code for q in provinces if q.home == p.code and q.code not in listed]
-            if homes and p.code not in start_centers:
-                start_centers[p.code] = tuple(homes)
+        for minor in minor_powers:
+            homes = [q.code for q in provinces if q.home == minor.code and q.code not in listed]
+            if homes and minor.code not in start_centers:
+                start_centers[minor.code] = tuple(homes)
     for power in list(start_units) + list(start_centers or {}):
         if power not in power_codes:
             raise fail(f"[start] names {power!r}, which is not in [powers]")
 
+    victory_centers = meta.get("victory_centers", 0)
+    if not isinstance(victory_centers, int | float | str):
+        raise fail(f"victory_centers must be a number, not {victory_centers!r}")
     return Map(
         name=str(meta.get("name", source)),
         title=str(meta.get("title", meta.get("name", source))),
-        victory_centers=int(meta.get("victory_centers", 0)),  # type: ignore[arg-type]
+        victory_centers=int(victory_centers),
         start_phase=str(meta.get("start_phase", "S1901M")),
         powers=tuple(powers),
         provinces=tuple(provinces),

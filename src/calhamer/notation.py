@@ -443,9 +443,12 @@ def parse_orders(
                 parse_order(m, line, phase_kind=phase_kind, position=position, power=power)
             )
         except OrderError as exc:
-            where = {"text": exc.text, "start": exc.start, "end": exc.end}
             message = f"line {number}: {exc.message}"
-            errors.append(type(exc)(message, **where, suggestion=exc.suggestion))
+            errors.append(
+                type(exc)(
+                    message, text=exc.text, start=exc.start, end=exc.end, suggestion=exc.suggestion
+                )
+            )
     return orders, errors
 
 

@@ -96,7 +96,7 @@ class _Intake:
         added: list[tuple[OrderResult, AnyOrder]] = []
         given_as_order = self.given_as_order
         for item in items:
-            if type(item) is not str:
+            if not isinstance(item, str):
                 # An order value: its text is written out only if the results are read.
                 result = OrderResult(power, "", "", SUCCEEDS, "", item)
                 pair = (result, item)
@@ -198,9 +198,9 @@ def adjudicate_movement(
             if checked is None:
                 continue
             province = loc_province[checked.loc]
-            for earlier in by_province.get(province, ()):
-                if earlier.result != INVALID:
-                    intake.illegal(earlier, "this unit's order is not given by players")
+            for prior in by_province.get(province, ()):
+                if prior.result != INVALID:
+                    intake.illegal(prior, "this unit's order is not given by players")
             legal[province] = checked
             by_province[province] = [result]
 
@@ -252,7 +252,7 @@ def _movement_outcome(
                 destroyed.append(province)  # a unit that cannot retreat is destroyed at once
                 continue
             attacker = dislodged_at[province]
-            blocked = attacker
+            blocked: int | None = attacker
             if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
                 blocked = None  # DATC 4.A.5: the army never crossed that border
             dislodged.append(Dislodged(unit, blocked))
@@ -426,7 +426,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     m = position.map
     intake = _Intake(position, orders)
     by_unit = {m.province_of(d.unit.loc): d for d in position.dislodged}
-    chosen: dict[int, tuple[OrderResult, Order]] = {}
+    chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
     for result, order in intake.accepted:
         if not isinstance(order, Retreat | Disband):
             intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
@@ -438,9 +438,10 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             intake.illegal(result, why)
             continue
         if isinstance(order, Retreat):
-            order = _checked_retreat(position, entry, order, intake, result)
-            if order is None:
+            checked = _checked_retreat(position, entry, order, intake, result)
+            if checked is None:
                 continue
+            order = checked
         if province in chosen:
             intake.illegal(result, "this unit already has a retreat order")
             continue
@@ -558,15 +559,15 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                 continue
             if isinstance(order, Build):
                 try:
-                    unit = _checked_build(position, power, order, units, rules)
+                    new_unit = _checked_build(position, power, order, units, rules)
                 except _AlreadyBuilt as exc:
                     result.result, result.reason = FAILS, str(exc)
                     continue
                 except Illegal as exc:
                     intake.illegal(result, str(exc))
                     continue
-                units[m.province_of(unit.loc)] = unit
-                result.order = replace(order, unit_type=unit.type, loc=unit.loc)
+                units[m.province_of(new_unit.loc)] = new_unit
+                result.order = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
                 result.reason = "built"
             else:
                 result.reason = "build waived"

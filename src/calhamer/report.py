@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.variants import find_variant
@@ -73,7 +75,7 @@ def result_blocks(outcome: PhaseOutcome, powers: list[str] | None = None) -> lis
     return lines
 
 
-def _ordered(position: Position, keyed: dict[str, object]) -> list[str]:
+def _ordered(position: Position, keyed: Mapping[str, object]) -> list[str]:
     codes = position.map.power_codes
     return [p for p in codes if p in keyed] + sorted(p for p in keyed if p not in codes)
 

@@ -98,7 +98,8 @@ def _packaged(name: str) -> Geometry | None:
 
 
 def _find_base(m: Map) -> Geometry | None:
-    meta = m.raw.get("map", {}) if isinstance(m.raw, dict) else {}
+    raw_meta = m.raw.get("map") if isinstance(m.raw, dict) else None
+    meta = raw_meta if isinstance(raw_meta, dict) else {}
     for name in (meta.get("geometry"), m.name, meta.get("extends")):
         if not name:
             continue
@@ -154,7 +155,8 @@ def _fit(m: Map, base: Geometry) -> Geometry:
 
 
 def _given_xy(m: Map, code: str) -> Point | None:
-    entry = m.raw.get("provinces", {}).get(code, {}) if isinstance(m.raw, dict) else {}
+    provinces = m.raw.get("provinces") if isinstance(m.raw, dict) else None
+    entry = provinces.get(code) if isinstance(provinces, dict) else None
     if isinstance(entry, dict) and "x" in entry and "y" in entry:
         return float(entry["x"]), float(entry["y"])
     return None
@@ -239,7 +241,7 @@ def _layout(
             a = 2 * math.pi * i / n
             pos.append([radius * math.cos(a), radius * math.sin(a)])
     if len(fixed) == n:
-        return {c: tuple(pos[i]) for c, i in index.items()}
+        return {c: (pos[i][0], pos[i][1]) for c, i in index.items()}
     links = [(index[a], index[b]) for a, b in edges]
     temperature = radius / 4
     gravity = 0.9

@@ -16,6 +16,8 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, TypeGuard
 from xml.sax.saxutils import escape, quoteattr
 
 from calhamer.errors import CalhamerError
@@ -24,6 +26,9 @@ from calhamer.orders import AnyOrder, Build, Convoy, Disband, Hold, Move, Order,
 from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point, geometry_for
 from calhamer.results import FAILS, INVALID, PhaseOutcome
+
+if TYPE_CHECKING:
+    from calhamer.views import PowerView
 
 __all__ = ["DEFAULT_COLORS", "View", "render_svg"]
 
@@ -104,15 +109,15 @@ def render_svg(
         :mod:`calhamer.render.geometry`).
     """
     counts: Mapping[str, int] | None = None
-    power_view = None
+    power_view: PowerView | None = None
     if _is_power_view(view):
         # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth.
         power_view, view = view, None
         outcome = _ViewOutcome(power_view)  # type: ignore[assignment]
-        counts = power_view.counts  # type: ignore[union-attr]
-        if title is None and power_view.power:  # type: ignore[union-attr]
-            before = power_view.before  # type: ignore[union-attr]
-            who = _power_name(before.map, power_view.power)  # type: ignore[union-attr]
+        counts = power_view.counts
+        if title is None and power_view.power:
+            before = power_view.before
+            who = _power_name(before.map, power_view.power)
             title = f"{before.phase.name} ({before.phase.code}), as {who} sees it"
     if position is None:
         if outcome is None:
@@ -142,7 +147,7 @@ def render_svg(
     return "\n".join([head, _STYLE, *body, *extra, "</svg>"]) + "\n"
 
 
-def _is_power_view(view: object) -> bool:
+def _is_power_view(view: object) -> TypeGuard[PowerView]:
     return all(hasattr(view, a) for a in ("before", "next", "results", "dislodged", "power"))
 
 
@@ -227,7 +232,8 @@ def _mix(a: str, b: str, t: float) -> str:
 
 
 class _Visibility:
-    def __init__(self, view: View | Callable[[int], bool] | None) -> None:
+    def __init__(self, view: object) -> None:
+        # A View, anything duck-typed like one, a function of a province id, or None.
         self.all = view is None
         self._province: Callable[[int], bool] = lambda p: True
         self._unit: Callable[[Unit, int], bool] | None = None
@@ -327,7 +333,7 @@ class _Scene:
         position, outcome = self.position, self.outcome
         if position.dislodged:
             for d in position.dislodged:
-                options = _safe(lambda d=d: retreat_options(position, d))
+                options = _safe(partial(retreat_options, position, d))
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)
         elif outcome is not None and outcome.dislodged and position is outcome.before:
             after = outcome.after
@@ -336,7 +342,7 @@ class _Scene:
             complete = getattr(outcome, "complete", True)
             for d in outcome.dislodged:
                 options = (
-                    _safe(lambda d=d: retreat_options(after, d))
+                    _safe(partial(retreat_options, after, d))
                     if complete and after.phase.is_retreat else None
                 )
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)
@@ -614,6 +620,8 @@ class _Scene:
 
     def _order(self, item: _Drawn, moves: dict[int, tuple[Point, Point]]) -> str:
         order, pal, s = item.order, self.palette, self.s
+        if not isinstance(order, Order):
+            return ""  # a waived build: _collect leaves these out
         colour, outline = pal.ink(item.power), pal["outline"]
         failed = item.status in (FAILS, INVALID)
         if failed:  # faded: mixed with white (cheaper to rasterise than transparency)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from calhamer import notation
 from calhamer.adjudicator import CONVOY, EMPTY, MOVE, MovementResolver, OrderTable
@@ -403,7 +403,7 @@ class Arpiesse(Variant):
     """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
 
     name = "arpiesse"
-    aliases = ("rps", "arpiesse-diplomacy")
+    aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
     title = "Arpiesse Diplomacy"
     resolver_class = ArpiesseResolver
     colour_exchange = False  # the optional summer colour exchange (rule XII)
@@ -509,9 +509,9 @@ class Arpiesse(Variant):
         text = _prefix(_ordered_unit(position, order.loc)) + text
         if isinstance(order, Support | Convoy):
             word = " S " if isinstance(order, Support) else " C "
-            other = order.target if isinstance(order, Support) else order.army
+            other_loc = order.target if isinstance(order, Support) else order.army
             head, _, tail = text.partition(word)
-            text = f"{head}{word}{_prefix(position.unit_at(other))}{tail}"
+            text = f"{head}{word}{_prefix(position.unit_at(other_loc))}{tail}"
         return text
 
     # -- retreats, phases ------------------------------------------------------------------------

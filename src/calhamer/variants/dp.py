@@ -65,9 +65,11 @@ class MinorPower:
 def minor_powers(m: Map) -> dict[str, MinorPower]:
     """The minor powers of ``m``, read from its ``[minor_powers]`` tables."""
     table = m.raw.get("minor_powers", {})
+    if not isinstance(table, dict):  # load_map has checked this already
+        raise CalhamerError(f"map {m.name!r}: [minor_powers] must be a table")
     found: dict[str, MinorPower] = {}
     for power in m.minor_powers:
-        info = dict(table.get(power.code, {}))  # type: ignore[union-attr]
+        info = dict(table.get(power.code, {}))
         default = info.get("default", "hold")
         if isinstance(default, str):
             default = [] if default.strip().lower() == "hold" else [default]
@@ -400,7 +402,7 @@ def attacks_on_minors(position: Position, given: Mapping[int, Order]) -> dict[st
         unit = units.get(province)
         if unit is None or m.is_minor(unit.power):
             continue
-        if isinstance(order, Move) or (isinstance(order, Support) and order.dest is not None):
+        if isinstance(order, Move | Support) and order.dest is not None:
             target = m.province_of(order.dest)
         else:
             continue
@@ -543,7 +545,7 @@ class DPVariant(Variant):
     """
 
     name = "standard-dp"
-    aliases = ("dp", "standard-diplomacy-points")
+    aliases: ClassVar[tuple[str, ...]] = ("dp", "standard-diplomacy-points")
     title = "Standard Diplomacy with DP neutrals"
     map_name = "standard-dp"
     resolver_class = DPResolver

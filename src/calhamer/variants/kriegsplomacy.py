@@ -430,9 +430,9 @@ def retreat_fates(outcome: PhaseOutcome) -> dict[ProvinceId, _Fate]:
     fates = {}
     for d in before.dislodged:
         p = m.province_of(d.unit.loc)
-        res = chosen.get(p)
-        if res is not None and isinstance(res.order, Retreat):
-            fates[p] = _Fate(d.unit, res.order.dest, res.result == SUCCEEDS)
+        given = chosen.get(p)
+        if given is not None and isinstance(given.order, Retreat):
+            fates[p] = _Fate(d.unit, given.order.dest, given.result == SUCCEEDS)
         else:
             fates[p] = _Fate(d.unit, None, False)
     return fates
@@ -749,13 +749,16 @@ class Kriegsplomacy(Variant):
                             OrderResult(owner, res.text, res.canonical, INVALID, res.reason)
                         )
         notes = []
-        for spy in before.extra.get("spies", ()):
+        spies = before.extra.get("spies", ())
+        if not isinstance(spies, tuple):  # SpyRecords, as remember_facts leaves them
+            raise TypeError(f'extra["spies"] must be a tuple of SpyRecord, not {spies!r}')
+        for spy in spies:
             if not gm and spy.power != power:
                 continue
             lines = [
-                f"{power_abbreviation(m, fate.unit.power)} {line}"
+                f"{power_abbreviation(m, fate.unit.power)} {seen}"
                 for fate in (fates[p] for p in sorted(fates, key=lambda q: m.provinces[q].code))
-                if (line := retreat_line(m, fate, spy.sees))
+                if (seen := retreat_line(m, fate, spy.sees))
             ]
             if lines:
                 who = f"{power_abbreviation(m, spy.power)} " if gm else ""

@@ -35,6 +35,8 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
     intake = _Intake(position, orders)
     board = _Board(position, intake)
     seed = position.extra.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise TypeError(f"the dice seed must be text, not {seed!r}")
     digest = dice.orders_digest(board.lines)
     label = f"{LABEL}|{position.phase.code}|{digest}"
     log: list[dict[str, Any]] = []

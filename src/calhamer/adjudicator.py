@@ -102,7 +102,6 @@ class OrderTable:
             else:
                 ordered.pop()  # a hold in a variant's own dress
 
-        kind, dest, src = self.kind, self.dest, self.src
         for p in movers:
             _add(self.movers_to, dest[p], p)
         for p in convoys:
@@ -146,22 +145,17 @@ class OrderTable:
         self.void[p] = reason
 
     def _uses_convoy(self, p: int) -> bool:
-        """Whether army ``p`` goes by sea (DATC 4.A.3, by the edition's convoy intent)."""
-        if self.kind[p] != MOVE or self.unit_type[p] == FLEET:
-            return False
-        if not self.adjacent[p]:
-            return True
+        """Whether army ``p``, ordered to an adjacent province, goes by sea (DATC 4.A.3, by
+        the edition's convoy intent). Moves to provinces not next door always go by sea."""
         intent = self.rules.convoy_intent
         if intent is ConvoyIntent.EXPLICIT:
             return self.via[p]
         if intent is ConvoyIntent.SWAP_1971:
             q = self.dest[p]
             return bool(self.convoy_fleets[p]) and self.kind[q] == MOVE and self.dest[q] == p
+        # 1982 and 2000/2023 alike: an own fleet convoying it, or the words "via convoy".
         own = self.owner[p]
-        has_own_fleet = any(self.owner[f] == own for f in self.convoy_fleets[p])
-        if intent is ConvoyIntent.INTENT_1982:
-            return has_own_fleet or self.via[p]
-        return has_own_fleet or self.via[p]
+        return self.via[p] or any(self.owner[f] == own for f in self.convoy_fleets[p])
 
     def route_fleets(self, p: int, usable: Iterable[int]) -> bool:
         """Whether the fleets ``usable`` chain army ``p`` from its province to its target."""
@@ -236,7 +230,7 @@ class MovementResolver(GuessResolver):
     def _prepare_alexander_world(self, worlds: dict[frozenset[int], MovementResolver]) -> None:
         worlds[self.neutral] = self
         t = self.table
-        for p in range(len(t.kind)):
+        for p in t.movers:
             if not self.convoyed[p]:
                 continue
             if p in self.neutral:
@@ -259,7 +253,8 @@ class MovementResolver(GuessResolver):
                 self.fixed_path[p] = stands
 
     def convoy_route_stands(self, p: int) -> bool:
-        """In this world (``p`` has no effect), whether ``p``'s fleets would all convoy it."""
+        """Whether the fleets convoying army ``p`` that succeed still chain it to its target
+        (in an Alexander world, where ``p`` has no effect, this is its convoy's fate)."""
         fleets = self.table.convoy_fleets[p]
         return self.table.route_fleets(p, [f for f in fleets if self.resolve(f)])
 
@@ -271,10 +266,9 @@ class MovementResolver(GuessResolver):
         fixed = self.fixed_path.get(p)
         if fixed is not None:
             return fixed
-        t = self.table
         if self.rules.convoy_needs_all_routes_cut:
-            return t.route_fleets(p, [f for f in t.convoy_fleets[p] if self.resolve(f)])
-        on_routes = t.fleets_on_routes(p)
+            return self.convoy_route_stands(p)
+        on_routes = self.table.fleets_on_routes(p)
         return bool(on_routes) and all(self.resolve(f) for f in on_routes)
 
     # -- strengths (DATC 5.B.5 to 5.B.8) ----------------------------------------------------

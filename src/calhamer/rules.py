@@ -26,7 +26,7 @@ class ConvoyIntent(Enum):
     """DATC 4.A.3: whether an army ordered to an adjacent province may go by convoy."""
 
     SWAP_1971 = "1971"  # only when the unit at the destination moves the opposite way
-    INTENT_1982 = "1982"  # when a fleet of the army's own power convoys it
+    INTENT_1982 = "1982"  # when a fleet of its own power convoys it (or it says "via convoy")
     OWN_FLEET_OR_VIA = "2000"  # 1982, or when the order says "via convoy" (2000/2023, DATC)
     EXPLICIT = "explicit"  # only when the order says "via convoy" (DPTG, Alexander)
 

@@ -26,8 +26,10 @@ class ConvoyIntent(Enum):
     """DATC 4.A.3: whether an army ordered to an adjacent province may go by convoy."""
 
     SWAP_1971 = "1971"  # only when the unit at the destination moves the opposite way
-    INTENT_1982 = "1982"  # when a fleet of its own power convoys it (or it says "via convoy")
-    OWN_FLEET_OR_VIA = "2000"  # 1982, or when the order says "via convoy" (2000/2023, DATC)
+    # When a fleet of the army's own power convoys it, or its order says "via convoy": the
+    # 2000/2023 rule and the DATC's. The 1982 rule ("intent as shown by the totality of the
+    # orders") is read the same way, since an own fleet's convoy order is that intent.
+    OWN_FLEET_OR_VIA = "2000"
     EXPLICIT = "explicit"  # only when the order says "via convoy" (DPTG, Alexander)
 
 
@@ -86,7 +88,6 @@ EDITIONS: dict[str, Rules] = {
         DATC,
         name="1982",
         paradox=ParadoxRule.RULE_1982,
-        convoy_intent=ConvoyIntent.INTENT_1982,
         retreat_to_convoying_attacker_origin=False,
         civil_disorder=DisorderDistance.HOME_CENTRE_BY_TYPE,
     ),

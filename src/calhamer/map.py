@@ -17,6 +17,7 @@ from enum import IntEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 from calhamer.errors import MapError
 
@@ -393,37 +394,30 @@ def _build(data: dict[str, object], source: str) -> Map:
     def fail(msg: str) -> MapError:
         return MapError(f"map {source!r}: {msg}")
 
-    powers = []
-    for code, info in _table(data, "powers").items():
+    def power_entry(table: str, code: str, info: object, color: str, minor: bool) -> Power:
         if not isinstance(info, dict):
-            raise fail(f"[powers.{code}] must be a table")
-        powers.append(
-            Power(
-                code=code,
-                name=str(info.get("name", code.title())),
-                adjective=str(info.get("adjective", "")),
-                aliases=tuple(info.get("aliases", ())),
-                color=str(info.get("color", "#888888")),
-            )
+            raise fail(f"[{table}.{code}] must be a table")
+        return Power(
+            code=code,
+            name=str(info.get("name", code.title())),
+            adjective=str(info.get("adjective", "")),
+            aliases=tuple(info.get("aliases", ())),
+            color=str(info.get("color", color)),
+            minor=minor,
         )
+
+    powers = [
+        power_entry("powers", code, info, "#888888", False)
+        for code, info in _table(data, "powers").items()
+    ]
     minor_powers = []
     minor_homes: dict[str, str] = {}  # province code -> minor power
     minor_units: dict[str, tuple[str, ...]] = {}
     for code, info in _table(data, "minor_powers").items():
-        if not isinstance(info, dict):
-            raise fail(f"[minor_powers.{code}] must be a table")
         if code in {p.code for p in powers}:
             raise fail(f"{code} is in both [powers] and [minor_powers]")
-        minor_powers.append(
-            Power(
-                code=code,
-                name=str(info.get("name", code.title())),
-                adjective=str(info.get("adjective", "")),
-                aliases=tuple(info.get("aliases", ())),
-                color=str(info.get("color", "#c8b48c")),
-                minor=True,
-            )
-        )
+        minor_powers.append(power_entry("minor_powers", code, info, "#c8b48c", True))
+        info = cast(dict[str, Any], info)  # power_entry has checked it is a table
         minor_units[code] = tuple(str(u) for u in info.get("units", ()))
         for centre in info.get("centers", ()):
             minor_homes[str(centre).upper()] = code

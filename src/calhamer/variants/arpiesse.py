@@ -652,6 +652,7 @@ def adjudicate_exchanges(
 
     m = position.map
     intake = _Intake(position, orders)
+    variant = intake.variant
     given: dict[int, list[tuple[OrderResult, Exchange]]] = {}
     for result, order in intake.accepted:
         if not isinstance(order, Exchange):
@@ -659,11 +660,8 @@ def adjudicate_exchanges(
             continue
         here = m.province_of(order.loc)
         unit = position.units.get(here)
-        if unit is None:
-            intake.illegal(result, f"there is no unit in {m.describe(here)}")
-            continue
-        if unit.power != result.power:
-            intake.illegal(result, f"the unit in {m.describe(here)} is not yours")
+        if unit is None or unit.power != result.power:
+            intake.illegal(result, variant.no_unit_message(position, result.power, here))
             continue
         there = m.province_of(order.other)
         partner = position.units.get(there)

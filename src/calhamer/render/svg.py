@@ -13,7 +13,6 @@ order, an owner's colour or a title.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -894,26 +893,13 @@ def _variant(name: str):
 
 
 def unit_badge(variant: object, unit: Unit) -> str | None:
-    """The colour of a unit's badge, if its variant gives units a colour of their own.
-
-    Asks the variant's ``unit_badge(unit)`` hook first; otherwise reads an optional ``colour``
-    (or ``color``) attribute of the unit: a CSS colour, or an index into the variant module's
-    ``COLOUR_NAMES`` (whose names must be CSS colour names, like ``Red`` or ``Silver``).
-    """
+    """The colour of a unit's badge, if its variant gives units a colour of their own
+    (``Variant.unit_badge``)."""
     hook = getattr(variant, "unit_badge", None)
-    if callable(hook):
-        value = hook(unit)
-        return str(value) if value else None
-    value = getattr(unit, "colour", None)
-    if value is None:
-        value = getattr(unit, "color", None)
-    if isinstance(value, str):
-        return value or None
-    if isinstance(value, int) and not isinstance(value, bool):
-        names = getattr(sys.modules.get(type(variant).__module__), "COLOUR_NAMES", None)
-        if names and 0 <= value < len(names):
-            return str(names[value]).lower()
-    return None
+    if not callable(hook):
+        return None
+    value = hook(unit)
+    return str(value) if value else None
 
 
 _LIGHT_NAMES = {"silver", "white", "yellow", "gold", "orange", "pink", "lightgrey",

@@ -210,6 +210,10 @@ class Variant:
         """Lines shown with a position's summary (Superdiplomacy: the dice commitment)."""
         return []
 
+    def unit_badge(self, unit: Unit) -> str | None:
+        """A CSS colour the renderer marks a unit with, besides its power's (Arpiesse)."""
+        return None
+
 
 VARIANTS: list[type[Variant]] = [Variant]
 _INSTANCES: dict[type[Variant], Variant] = {}

@@ -539,6 +539,9 @@ class Arpiesse(Variant):
             return super().adjudicate_phase(position, orders, rules)
         return adjudicate_exchanges(position, orders, rules)
 
+    def unit_badge(self, unit: Unit) -> str | None:
+        return colour_name(colour_of(unit)).lower()
+
 
 class ArpiesseExchange(Arpiesse):
     """Arpiesse with the optional summer colour exchange (rule XII) switched on."""

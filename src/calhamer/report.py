@@ -101,7 +101,9 @@ def position_summary(position: Position) -> list[str]:
     notes = variant.position_notes(position)
     if notes:
         lines += ["", *notes]
-    if position.phase.is_retreat:
+    if position.phase.is_retreat and position.dislodged:
+        # Kriegsplomacy has a retreat phase after every movement phase: a heading over nothing
+        # would read as if something had been left out.
         lines += ["", "Retreats due:"]
         format_unit = variant.format_unit
         for d in position.dislodged:
@@ -197,4 +199,21 @@ def power_position_report(position: Position, power: str) -> str:
     known = known_position(position, power)
     lines = [f"{position.phase.name} ({position.phase.code})", ""]
     lines += _own_summary(known, power)
+    lines += ["", *totals_lines(known)]
     return "\n".join(lines) + "\n"
+
+
+def totals_lines(position: Position) -> list[str]:
+    """Every power's supply-centre total as the holder of ``position`` knows it (a power's
+    known position: ``?`` for a total its rules do not tell it, never a 0 it cannot know)."""
+    from calhamer.views import centre_totals
+
+    m = position.map
+    totals = centre_totals(position)
+    lines = ["Supply centre totals:"]
+    for power in m.power_codes:
+        total = totals.get(power)
+        count = "?" if total is None else str(total)
+        lines.append(f"    {m.power(power).name:<12}{count:>3} centres"
+                     + (" (unknown)" if total is None else ""))
+    return lines

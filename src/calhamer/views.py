@@ -16,7 +16,7 @@ are read and checked against, so that no error message tells a player more than 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
 UNKNOWN = "unknown"
+
+# The key of ``Position.extra`` under which a power's known position (:func:`known_position`)
+# carries every power's centre total as that power knows it (None: a total it is not told).
+# A known position holds only the power's own centres, so the totals cannot be counted from
+# it; the variant that made it writes them here.
+KNOWN_TOTALS = "known_centre_totals"
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,14 @@ class PowerView:
     def phase(self) -> Phase:
         return self.before.phase
 
+    def centre_totals(self) -> dict[str, int | None]:
+        """Every power's centre total on the board of this phase, as this power knows it once
+        the phase is told: the counts the view tells (a centre chart), else those it knew of
+        the board (:func:`centre_totals`); None for a total it is not told."""
+        if self.counts is not None:
+            return {p: self.counts.get(p) for p in _power_order(self.before, self.counts)}
+        return centre_totals(self.before)
+
     def to_json(self, rules: str | None = None) -> dict[str, Any]:
         """The view as a JSON object (the shape is in ``docs/formats.md``)."""
         from calhamer.formats import position_to_json
@@ -92,6 +106,11 @@ def _variant(position: Position) -> Variant:
     from calhamer.variants import find_variant
 
     return find_variant(position.variant)
+
+
+def _power_order(position: Position, keyed: Mapping[str, object]) -> list[str]:
+    codes = position.map.power_codes
+    return [*codes, *sorted(p for p in keyed if p not in codes)]
 
 
 def _power_code(position: Position, power: str) -> str:
@@ -156,6 +175,29 @@ def known_position(position: Position, power: str | None) -> Position:
     if power is None:
         return position
     return _variant(position).known_position(position, _power_code(position, power))
+
+
+def is_known_position(position: Position) -> bool:
+    """Whether ``position`` is one power's partial knowledge (made by a variant's
+    ``known_position`` that hides something) rather than a whole board."""
+    return isinstance(position.extra.get(KNOWN_TOTALS), Mapping)
+
+
+def centre_totals(position: Position) -> dict[str, int | None]:
+    """Every power's supply-centre total as whoever holds ``position`` may know it.
+
+    For a whole board, the counts themselves. For a power's known position, the totals its
+    variant's rules let that power know, None for each one it is not told, never a count
+    made from the centres the known position happens to hold (those are only its own).
+    """
+    known = position.extra.get(KNOWN_TOTALS)
+    if isinstance(known, Mapping):
+        return {p: _total(known.get(p)) for p in _power_order(position, known)}
+    return dict(position.center_counts())
+
+
+def _total(value: object) -> int | None:
+    return value if isinstance(value, int) else None
 
 
 # -- recorded games -------------------------------------------------------------------------------

@@ -107,13 +107,16 @@ def render_svg(
     :param geometry: the shapes to draw with; default the map's own (see
         :mod:`calhamer.render.geometry`).
     """
-    counts: Mapping[str, int] | None = None
+    from calhamer.views import centre_totals, is_known_position
+
+    counts: Mapping[str, int | None] | None = None
     power_view: PowerView | None = None
     if _is_power_view(view):
-        # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth.
+        # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth;
+        # the centre totals too, as the variant's rules let that power know them.
         power_view, view = view, None
         outcome = _ViewOutcome(power_view)  # type: ignore[assignment]
-        counts = power_view.counts
+        counts = power_view.centre_totals()
         if title is None and power_view.power:
             before = power_view.before
             who = _power_name(before.map, power_view.power)
@@ -122,8 +125,11 @@ def render_svg(
         if outcome is None:
             raise TypeError("render_svg needs a position, an outcome or a power's view")
         position = outcome.before
-    if power_view is None and view is None:
-        counts = position.center_counts()  # under a view, only the counts it is told
+    if power_view is None and (view is None or is_known_position(position)):
+        # A whole board's counts, or a power's known position's totals as its variant lets it
+        # know them (never counted from the centres it holds, which are only the power's own).
+        # A View hiding provinces of a whole board gets none: they would tell what it hides.
+        counts = centre_totals(position)
     m = position.map
     geo = geometry or geometry_for(m)
     palette = _Palette(m, colors)
@@ -788,7 +794,7 @@ def _plus(p: Point, s: float) -> str:
 
 
 def _legend(scene: _Scene, title: str | None, *,
-            counts: Mapping[str, int] | None) -> tuple[str, float]:
+            counts: Mapping[str, int | None] | None) -> tuple[str, float]:
     m, pal, geo = scene.m, scene.palette, scene.geo
     width = geo.width
     position = scene.position
@@ -811,14 +817,21 @@ def _legend(scene: _Scene, title: str | None, *,
 
     place(heading_w, h)
     for power in m.powers:
-        text = power.name + (f" {counts.get(power.code, 0)}" if counts is not None else "")
+        text, hover = power.name, ""
+        if counts is not None:
+            total = counts.get(power.code)
+            # A total the viewer is not told is "?", never a number (0 would be a falsehood).
+            text += " ?" if total is None else f" {total}"
+            if total is None:
+                hover = f"<title>{escape(power.name)}: centre total unknown</title>"
         w = 6.2 * len(text) + 24
 
-        def sw(x0: float, y0: float, power=power, text=text) -> str:
-            return (f'<rect x="{_n(x0)}" y="{_n(y0 - 6)}" width="12" height="12" rx="2" '
+        def sw(x0: float, y0: float, power=power, text=text, hover=hover) -> str:
+            item = (f'<rect x="{_n(x0)}" y="{_n(y0 - 6)}" width="12" height="12" rx="2" '
                     f'fill="{pal.unit(power.code)}" stroke="{pal["outline"]}" stroke-width="1"/>'
                     f'<text class="lg" x="{_n(x0 + 16)}" y="{_n(y0 + 3.6)}" '
                     f'fill="{pal["label"]}">{escape(text)}</text>')
+            return f"<g>{hover}{item}</g>" if hover else item
 
         place(w, sw)
     row, x = row + 1, 10.0

@@ -39,7 +39,7 @@ from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal, check_movement_order, sea_route_exists
 from calhamer.variants import Variant
-from calhamer.views import UNKNOWN, Note, PowerView
+from calhamer.views import KNOWN_TOTALS, UNKNOWN, Note, PowerView, centre_totals
 
 # -- the spying orders (rule 5) --------------------------------------------------------------------
 
@@ -458,6 +458,21 @@ def retreat_line(m: Map, fate: _Fate, sees: Iterable[ProvinceId] | None = None) 
     return f"{letter} {where} [r-{dest}{'*' if fate.arrived else ''}]"
 
 
+def known_totals(position: Position, power: str) -> dict[str, int | None]:
+    """Every power's centre total as ``power`` knows it in ``position`` (None: not told).
+
+    Rule 3.2 tells every power the totals after each winter, and ownership changes only as a
+    winter begins (rule 6.4), so through Spring and Fall the totals on the board are the ones
+    last told (or the game's start, which the rules make public: home centres, rule 2.1). In
+    a winter the new totals are not told until after it: a power then knows its own (rule
+    3.1, its centres) and no one else's. The reading is in ``docs/rules/kriegsplomacy.md``.
+    """
+    totals = centre_totals(position)  # already a power's knowledge if known before
+    if position.phase.is_adjustment and position.phase.code != position.map.start_phase:
+        return {p: (n if p == power else None) for p, n in totals.items()}
+    return totals
+
+
 def centre_chart(outcome: PhaseOutcome) -> list[str]:
     """``Austria: (4) + 1;``: every power's centres after a winter and its change in units."""
     before, after = outcome.before, outcome.after
@@ -535,7 +550,8 @@ class Kriegsplomacy(Variant):
     # -- orders ------------------------------------------------------------------------------------
 
     def known_position(self, position: Position, power: str) -> Position:
-        """What ``power`` knows: its own units, dislodged units and centres; nothing foreign."""
+        """What ``power`` knows: its own units, dislodged units and centres, and the centre
+        totals of every power it has been told (:func:`known_totals`); nothing else foreign."""
         return position.replace(
             units={p: u for p, u in position.units.items() if u.power == power},
             centers={p: o for p, o in position.centers.items() if o == power},
@@ -543,7 +559,7 @@ class Kriegsplomacy(Variant):
                 Dislodged(d.unit, None) for d in position.dislodged if d.unit.power == power
             ),
             contested=frozenset(),
-            extra={},
+            extra={KNOWN_TOTALS: known_totals(position, power)},
         )
 
     def parse_order(

@@ -44,8 +44,8 @@ def current_picture(session: Session, viewer: Viewer) -> str:
     position = service.known_to(viewer, phase)
     orders = {p: [t for t in o.lines if is_order_line(t)]
               for p, o in service.visible_orders(session, viewer, phase).items()}
-    # A player who sees only their own part of the board is not told the centre counts
-    # (the legend would count only theirs): an all-seeing View leaves them out.
+    # A player who sees only their own part of the board: the legend gives the centre totals
+    # their known position carries (calhamer.views.centre_totals), never counts of the truth.
     view = None if sees_everything(viewer) else View()
     return render_svg(position, orders=orders, view=view)
 

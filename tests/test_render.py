@@ -313,6 +313,31 @@ class TestViews:
         assert "unit-MUN" in truth and 'data-unit="MUN"' in truth
 
 
+    def test_a_known_position_draws_the_totals_its_power_may_know(self):
+        from calhamer.views import known_position
+
+        def legend(svg: str) -> list[str]:
+            box = by_id(parse(svg))["legend"]
+            return [t.text for t in box.iter(f"{SVG}text") if re.search(r" [\d?]+$", t.text)]
+
+        centers = {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "GERMANY": ["MUN", "KIE"]}
+        for phase, others in (("F1901M", None), ("W1901A", "?")):
+            position, _, _ = position_from_json({"variant": "kriegsplomacy", "phase": phase,
+                                                 "units": {"FRANCE": ["A PAR"]},
+                                                 "centers": centers})
+            france = known_position(position, "FRANCE")
+            for svg in (render_svg(france), render_svg(france, view=View())):
+                shown = legend(svg)
+                assert "France 4" in shown
+                if others:
+                    # A winter before its chart: unknown, never the 0 France's board counts.
+                    assert "Germany ?" in shown and "Italy ?" in shown
+                    assert "centre total unknown" in svg
+                else:
+                    # Spring and Fall: the totals of the last winter, known to all.
+                    assert "Germany 2" in shown and "Italy 0" in shown
+
+
 class TestSchematic:
     MAP = """
 [map]

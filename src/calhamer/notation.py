@@ -291,9 +291,12 @@ class _Reader:
         via = len(steps) > 1
         if (tok := self.peek()) is not None and tok.kw == "VIA":
             self.i += 1
-            if self.peek_kw() != "C":
+            if self.peek_kw() == "C":  # "via convoy", "by convoy"
+                self.i += 1
+            elif self.peek() is not None or tok.text.upper() != "VIA":
+                # A bare "VIA" ends the order (other judges write it so); "by" alone says
+                # nothing, and "via" before anything but "convoy" is a slip.
                 self.fail(f'expected "convoy" after "{tok.text}"', tok.start, tok.end)
-            self.i += 1
             via = True
         return Move(unit_type, loc, steps[-1], via, tuple(steps[:-1]))
 
@@ -381,7 +384,7 @@ def parse_order(
 
 _CANONICAL = re.compile(
     r"([AF]) ([A-Z]{3}(?:/[A-Z]{2})?)"
-    r"(?: (H)| - ([A-Z]{3}(?:/[A-Z]{2})?)( VIA CONVOY)?"
+    r"(?: (H)| - ([A-Z]{3}(?:/[A-Z]{2})?)( VIA(?: CONVOY)?)?"
     r"| S ([AF]) ([A-Z]{3}(?:/[A-Z]{2})?)(?: - ([A-Z]{3}(?:/[A-Z]{2})?))?"
     r"| C A ([A-Z]{3}(?:/[A-Z]{2})?) - ([A-Z]{3}(?:/[A-Z]{2})?))"
 )

@@ -86,12 +86,9 @@ def test_two_orders_for_one_unit_are_refused_alike_by_the_check() -> None:
     assert problems(start, "FRANCE", ["A Par - Bur", "A Par - Pic", "A Mar H"]) == [
         reason, reason, None,
     ]
-    out = adjudicate(start, {"ITALY": ["A Ven - Tri"], "AUSTRIA": ["A Vie - Tri"]})
     retreat, _, _ = position_from_json({
-        "phase": "S1901R", "units": {"ITALY": ["A VEN"]},
-        "dislodged": {"AUSTRIA": ["A TRI"]},
+        "phase": "S1901R", "units": {"ITALY": ["A VEN"]}, "dislodged": {"AUSTRIA": ["A TRI"]},
     })
-    assert out  # a retreat phase of its own is simpler to set up than to play to
     assert problems(retreat, "AUSTRIA", ["A Tri R Bud", "A Tri D", "A Tri R Vie"]) == [
         None, "this unit already has a retreat order", "this unit already has a retreat order",
     ]

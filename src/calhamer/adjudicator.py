@@ -110,6 +110,8 @@ class OrderTable:
                 _add(self.convoy_fleets, a, p)
         self.adjacent = [False] * n
         self.convoyed = [False] * n
+        # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
+        self.by_land: set[int] = set()
         army_adjacent = m.army_adjacent
         for p in movers:
             if self.unit_type[p] == FLEET:
@@ -139,6 +141,11 @@ class OrderTable:
                 _add(self.hold_supports, target, p)
             else:
                 _add(self.move_supports, target, p)
+
+    def go_by_land(self, p: int) -> None:
+        """Send army ``p`` (ordered next door) by land after all; its convoys stay ordered."""
+        self.convoyed[p] = False
+        self.by_land.add(p)
 
     def _void(self, p: int, reason: str) -> None:
         self.kind[p] = HOLD
@@ -194,6 +201,33 @@ def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[i
 
 def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
     return m.sea_chain(coast, set(fleets).__contains__, fleet.__eq__)
+
+
+def resolve_movement(
+    table: OrderTable, resolver_class: type[MovementResolver] | None = None
+) -> MovementResolver:
+    """Resolve every order of ``table`` with a resolver of ``resolver_class``.
+
+    Under the 1971 convoy intent an army ordered next door takes a convoy only as a swap with
+    the unit opposite, and only if the convoy is not disrupted (DATC 4.A.3, 6.G.4): an army
+    whose convoy turns out disrupted goes by land instead, and the phase is resolved again
+    with it on land. An army once sent by land stays there, so this ends after at most one
+    more round per such army.
+    """
+    make = resolver_class or MovementResolver
+    resolver = make(table)
+    resolver.resolve_all()
+    if table.rules.convoy_intent is not ConvoyIntent.SWAP_1971:
+        return resolver
+    while disrupted := [
+        p for p in table.movers
+        if resolver.convoyed[p] and table.adjacent[p] and not resolver.path(p)
+    ]:
+        for p in disrupted:
+            table.go_by_land(p)
+        resolver = make(table)
+        resolver.resolve_all()
+    return resolver
 
 
 class MovementResolver(GuessResolver):
@@ -448,4 +482,5 @@ __all__ = [
     "SUPPORT",
     "MovementResolver",
     "OrderTable",
+    "resolve_movement",
 ]

@@ -83,11 +83,14 @@ def is_order_line(text: str) -> bool:
 def check_orders(
     position: Position, orders: Mapping[str, Iterable[str]], rules: Rules | str | None = None
 ) -> dict[str, list[OrderCheck]]:
-    """Judge each order line on its own, without the other powers' orders.
+    """Judge each order line as adjudication will, without the other powers' orders.
 
-    The phase is adjudicated with only these orders, and an order is reported as a problem
-    exactly when the adjudicator would call it ``invalid`` (unreadable, illegal for the unit,
-    not this power's unit, a second order for one unit...). Whether a legal order succeeds
+    The phase is adjudicated with only these orders, and an order is reported as a problem,
+    with the adjudicator's reason, exactly when the adjudicator refuses it: when it is
+    ``invalid`` (unreadable, illegal for the unit, not this power's unit, a second order for
+    one unit...) and, in an adjustment phase, when it does not succeed (a second build in one
+    place, more builds than allowed, a unit removed twice, more removals than due), since
+    there a power's orders meet no one else's. Whether a legal movement or retreat succeeds
     depends on everyone's orders, so that is not judged here. Blank lines and ``#`` comments
     are skipped; line numbers count every line given.
     """
@@ -96,13 +99,15 @@ def check_orders(
         numbered[power] = [(n, t) for n, t in enumerate(lines, start=1) if is_order_line(t)]
     outcome = adjudicate(position, {p: [t for _, t in items] for p, items in numbered.items()},
                          rules)
+    winter = position.phase.is_adjustment
     checks: dict[str, list[OrderCheck]] = {}
     for power, items in numbered.items():
         key = position.map.find_power(power) or power.upper()
         # The adjudicator keeps one result per order given, in order, before any it adds.
         results = outcome.results.get(key, [])[: len(items)]
         checks[power] = [
-            OrderCheck(n, text, r.canonical, r.reason if r.result == INVALID else None)
+            OrderCheck(n, text, r.canonical,
+                       r.reason if r.result == INVALID or (winter and not r.succeeded) else None)
             for (n, text), r in zip(items, results, strict=True)
         ]
     return checks

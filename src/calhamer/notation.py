@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import NoReturn
 
 from calhamer.errors import (
@@ -23,6 +24,11 @@ from calhamer.errors import (
 from calhamer.map import Location, Map, Terrain, UnitType, normalize_name
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from calhamer.position import KIND_NAMES, Position, Unit
+
+# The longest order text read, in characters. The longest real orders (a convoy path written
+# out in full names, a power prefix) take about a hundred; anything longer is a paste gone
+# wrong, refused at once rather than read (docs/formats.md).
+MAX_ORDER_LENGTH = 300
 
 # Words are kept whole (with inner dots and apostrophes, as in "St." or "Lyon's"); every dash
 # or arrow is one token, so "Ven-Tri" and "Ven -> Tri" read alike.
@@ -81,6 +87,31 @@ class ParsedOrder:
     power: str | None
     order: Order | Waive
     text: str
+
+
+def check_order_length(text: str) -> None:
+    """Refuse an order text longer than :data:`MAX_ORDER_LENGTH` (raises ``InvalidOrderError``).
+
+    Variants that rewrite an order before reading it call this first, on the text as given.
+    """
+    if len(text) > MAX_ORDER_LENGTH:
+        raise InvalidOrderError(
+            f"the order is {len(text)} characters long, more than the {MAX_ORDER_LENGTH} an "
+            "order may have; write one order per line",
+            text=text,
+            start=MAX_ORDER_LENGTH,
+        )
+
+
+@cache
+def _longest_name(m: Map) -> int:
+    """How many characters the longest place name of ``m`` keeps once normalized.
+
+    A run of words holding more letters than that can name no place, even as a prefix, so
+    the reader stops extending a name there: each name is tried in a bounded window, and
+    reading stays linear in the length of the order.
+    """
+    return max(map(len, m._names), default=0)
 
 
 def _or(items: list[str]) -> str:
@@ -167,12 +198,16 @@ class _Reader:
                     f"{what} is missing{after}", *((prev.start, prev.end) if prev else (0, 0))
                 )
             self.fail(f'expected {what}{after}, found "{tok.text}"', tok.start, tok.end)
-        # The tokens that may belong to one name; the name ends after one of ``ends``.
-        ends, j = [], i
+        # The tokens that may belong to one name; the name ends after one of ``ends``. The
+        # window closes once it holds more letters than any name has (see _longest_name).
+        ends, j, budget = [], i, _longest_name(self.m)
         while j < len(toks):
             t = toks[j]
             if (t.kind == "word" and t.kw is None) or t.text == ")":
                 ends.append(j)
+                budget -= len(normalize_name(t.text))
+                if budget < 0:
+                    break
             elif not self.joins(i, j):
                 break
             j += 1
@@ -291,9 +326,12 @@ class _Reader:
         via = len(steps) > 1
         if (tok := self.peek()) is not None and tok.kw == "VIA":
             self.i += 1
-            if self.peek_kw() != "C":
+            if self.peek_kw() == "C":  # "via convoy", "by convoy"
+                self.i += 1
+            elif self.peek() is not None or tok.text.upper() != "VIA":
+                # A bare "VIA" ends the order (other judges write it so); "by" alone says
+                # nothing, and "via" before anything but "convoy" is a slip.
                 self.fail(f'expected "convoy" after "{tok.text}"', tok.start, tok.end)
-            self.i += 1
             via = True
         return Move(unit_type, loc, steps[-1], via, tuple(steps[:-1]))
 
@@ -343,8 +381,10 @@ def parse_order(
     """Read one order for a phase of kind ``phase_kind`` (``M``, ``R`` or ``A``).
 
     ``position`` supplies omitted unit types; ``power`` is the power the orders are for, used
-    when the text has no ``Power:`` prefix.
+    when the text has no ``Power:`` prefix. A text longer than :data:`MAX_ORDER_LENGTH`
+    characters is refused unread.
     """
+    check_order_length(text)
     if phase_kind == "M":
         fast = _canonical_movement_order(m, text)
         if fast is not None:
@@ -381,7 +421,7 @@ def parse_order(
 
 _CANONICAL = re.compile(
     r"([AF]) ([A-Z]{3}(?:/[A-Z]{2})?)"
-    r"(?: (H)| - ([A-Z]{3}(?:/[A-Z]{2})?)( VIA CONVOY)?"
+    r"(?: (H)| - ([A-Z]{3}(?:/[A-Z]{2})?)( VIA(?: CONVOY)?)?"
     r"| S ([AF]) ([A-Z]{3}(?:/[A-Z]{2})?)(?: - ([A-Z]{3}(?:/[A-Z]{2})?))?"
     r"| C A ([A-Z]{3}(?:/[A-Z]{2})?) - ([A-Z]{3}(?:/[A-Z]{2})?))"
 )

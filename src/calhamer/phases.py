@@ -21,6 +21,7 @@ from calhamer.adjudicator import (
     MovementResolver,
     OrderTable,
     fleets_on_some_route,
+    resolve_movement,
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map, ProvinceId, Terrain
@@ -205,8 +206,7 @@ def adjudicate_movement(
             by_province[province] = [result]
 
     table = OrderTable(position, legal, rules)
-    resolver = resolver_class(table)
-    resolver.resolve_all()
+    resolver = resolve_movement(table, resolver_class)
     return _movement_outcome(position, intake, by_province, table, resolver, rules)
 
 
@@ -331,6 +331,9 @@ class _Explainer:
     def _convoy(self, p: int, dislodged: str) -> tuple[str, str]:
         r = self.r
         army = self.t.src[p]
+        if army in self.t.by_land:  # 1971 intent: a disrupted swap convoy is not taken
+            because = f": {dislodged}" if dislodged else ""
+            return FAILS, f"convoy disrupted{because}, so the army went by land"
         if not r.convoyed[army]:
             return FAILS, "the army went by land, not by this convoy"
         if r.rules.paradox is ParadoxRule.ALEXANDER and army in r.fixed_path:

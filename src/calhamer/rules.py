@@ -25,7 +25,9 @@ class ParadoxRule(Enum):
 class ConvoyIntent(Enum):
     """DATC 4.A.3: whether an army ordered to an adjacent province may go by convoy."""
 
-    SWAP_1971 = "1971"  # only when the unit at the destination moves the opposite way
+    # Only when the unit at the destination moves the opposite way, and the convoy is not
+    # disrupted (else the army goes by land: DATC 4.A.3 and 6.G.4).
+    SWAP_1971 = "1971"
     # When a fleet of the army's own power convoys it, or its order says "via convoy": the
     # 2000/2023 rule and the DATC's. The 1982 rule ("intent as shown by the totality of the
     # orders") is read the same way, since an own fleet's convoy order is that intent.

@@ -460,6 +460,7 @@ class Arpiesse(Variant):
     def parse_order(
         self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
     ) -> ParsedOrder:
+        notation.check_order_length(text)  # before the colours are looked for
         blanked, first, second = _read_colours(text)
         try:
             if phase_kind == "X":

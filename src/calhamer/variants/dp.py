@@ -164,7 +164,7 @@ class Bid:
 
 
 _BID_LINE = re.compile(
-    r"^\s*(?P<dp>[-+]?\d+(?:[.,]\d*)?|[-+]?[.,]\d+)\s*(?:D\.?P\.?S?\b)?\s*[:;=-]?\s*(?P<order>.*?)\s*$",
+    r"^(?P<dp>[-+]?\d+(?:[.,]\d*)?|[-+]?[.,]\d+)\s*(?:D\.?P\.?S?\b)?\s*[:;=-]?\s*(?P<order>.*)$",
     re.IGNORECASE,
 )
 
@@ -175,7 +175,9 @@ def parse_bid(power: str, text: str) -> Bid:
     A line that does not start with an amount keeps ``dp`` None (a bid with no DP, which is
     void); ``1.5 DP: ...`` keeps 1.5 (void too: DP are whole numbers).
     """
-    match = _BID_LINE.match(text)
+    # Matched on the stripped line with a greedy tail: a lazy tail before "\s*$" would try
+    # every split of a long run of spaces (quadratic time on a pasted line).
+    match = _BID_LINE.match(text.strip())
     if match is None or not match["order"]:
         return Bid(power, text.strip(), None)
     raw = match["dp"].replace(",", ".")

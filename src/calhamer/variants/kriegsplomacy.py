@@ -567,6 +567,7 @@ class Kriegsplomacy(Variant):
     ) -> ParsedOrder:
         """Orders are read against the power's own units only (an omitted unit type is never
         taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
+        notation.check_order_length(text)  # before the espionage words are looked for
         if position is not None:
             position = self.known_position(position, m.find_power(power or "") or "")
         match = _SPY_TAIL.match(text) if phase_kind == "M" else None

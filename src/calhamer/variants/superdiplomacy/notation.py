@@ -218,6 +218,7 @@ def parse_counted_order(
     A unit written without a number is one unit. The number of a supported or convoyed unit is
     kept as written but does not have to match (the support helps the whole move).
     """
+    notation.check_order_length(text)  # before the numbers are looked for
     blanked, counts = _read_counts(text)
     try:
         parsed = notation.parse_order(

@@ -180,8 +180,9 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     if viewer.is_gm:
         base = present.base_url(settings, str(request.base_url))
         context["admin"] = present.game_gm_out(session, viewer, base)
-        context["all_orders"] = service.visible_orders(session, viewer, phase)
-        context["events"] = service.events_of(session, game)[-30:]
+        if viewer.sees_all:
+            context["all_orders"] = service.visible_orders(session, viewer, phase)
+        context["events"] = service.visible_events(session, viewer)[-30:]
     return render(request, "game.html", context)
 
 

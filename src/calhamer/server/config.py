@@ -55,6 +55,11 @@ class Settings:
     worker_retry_seconds: int = 60  # wait after a phase failed to adjudicate
     public_url: str = ""  # used in invitation links; empty: taken from each request
     secure_cookies: bool = False  # set when served over HTTPS
+    # Failed logins: at most so many in the sliding window per user name and per client
+    # address; a login beyond that is refused (429) without hashing the password.
+    login_window_seconds: int = 15 * 60
+    login_failures_per_account: int = 5
+    login_failures_per_address: int = 20
     # argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 64 * 1024

@@ -50,6 +50,24 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255))
     session_epoch: Mapped[int] = mapped_column(Integer, default=0)  # bump: log out everywhere
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # A guest's return link is signed over this nonce (security.Signer.return_token): a new
+    # nonce revokes the old link, and None (an account) has none.
+    return_nonce: Mapped[str | None] = mapped_column(String(32))
+
+
+class LoginFailure(Base):
+    """A failed (or still being checked) login, by user name (``scope`` "account") and by
+    client address ("address"): the sliding window that limits guessing passwords. Kept in
+    the database so that every web process counts the same attempts."""
+
+    __tablename__ = "login_failures"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scope: Mapped[str] = mapped_column(String(10))
+    key: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_login_failures_key", "scope", "key", "at"),
+                      Index("ix_login_failures_at", "at"))
 
 
 class Game(Base):

@@ -55,25 +55,41 @@ def game_out(session: Session, viewer: Viewer, phase: PhaseRow | None = None) ->
                    seats=seats)
 
 
+HIDDEN_ERROR = ("the last adjudication failed; its details are shown only to a gamemaster "
+                "who plays no power")
+
+
 def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
+    """The gamemaster's view of the seats. Who has sent orders and who is ready is told to a
+    gamemaster who sees all; one who plays is told only their own power's, like any player
+    (``None`` for the others), and not the text of a failed adjudication, which may name
+    anything on the board."""
     game = viewer.game
     assert viewer.is_gm
     phase = service.current_phase(session, game)
     names = _power_names(phase)
     sets = service.order_sets(session, phase)
+
+    def known(power: str) -> bool:
+        return viewer.sees_all or power == viewer.power
+
     seats = [
         SeatGMOut(
             power=s.power, power_name=names.get(s.power, s.power.title()),
             player=s.user.display_name if s.user else None,
             invite_token=s.invite_token if s.user_id is None else None,
             invite_url=invite_url(base, s.invite_token) if s.user_id is None else None,
-            orders_received=bool(sets.get(s.power) and sets[s.power].lines),
-            ready=bool(sets.get(s.power) and sets[s.power].ready),
+            orders_received=(bool(sets.get(s.power) and sets[s.power].lines)
+                             if known(s.power) else None),
+            ready=bool(sets.get(s.power) and sets[s.power].ready) if known(s.power) else None,
         )
         for s in game.seats
     ]
+    error = game.last_error
+    if error is not None and not viewer.sees_all:
+        error = HIDDEN_ERROR
     return GameGMOut(**_game_fields(game, phase), role="gm", power=viewer.power, seats=seats,
-                     last_error=game.last_error)
+                     last_error=error)
 
 
 def _game_fields(game: Game, phase: PhaseRow) -> dict[str, Any]:

@@ -99,8 +99,9 @@ class SeatOut(BaseModel):
 class SeatGMOut(SeatOut):
     invite_url: str | None
     invite_token: str | None
-    orders_received: bool
-    ready: bool
+    # None: not told (a gamemaster who plays a power learns only their own, like a player)
+    orders_received: bool | None
+    ready: bool | None
 
 
 class GameOut(BaseModel):

@@ -5,6 +5,10 @@ A browser holds one signed cookie: ``{"u": user id or None, "e": the user's sess
 matches the cookie's. Bots send ``Authorization: Bearer <token>``, a token signed with another
 salt, so a cookie is never accepted as a bearer token or the other way round. Both expire
 after ``Settings.session_max_age`` seconds; logging out everywhere bumps the epoch.
+
+A guest's return link carries ``{"u": user id, "n": the user's return nonce}``, signed with a
+third salt and without an expiry (it is meant to outlive a lost cookie); it stops working
+when the guest makes a new one (a new nonce) or signs up (no nonce).
 """
 
 from __future__ import annotations
@@ -18,7 +22,13 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+from itsdangerous import (
+    BadSignature,
+    SignatureExpired,
+    TimestampSigner,
+    URLSafeSerializer,
+    URLSafeTimedSerializer,
+)
 
 COOKIE = "calhamer_session"
 
@@ -59,6 +69,7 @@ class Signer:
                                               signer=ClockedSigner)
         self._bearer = URLSafeTimedSerializer(secret, salt="calhamer-api-token",
                                               signer=ClockedSigner)
+        self._return = URLSafeSerializer(secret, salt="calhamer-guest-return")
 
     def cookie(self, data: SessionData) -> str:
         return self._cookie.dumps(data.dump())
@@ -80,6 +91,19 @@ class Signer:
         try:
             return int(payload["u"]), int(payload["e"])
         except (KeyError, TypeError, ValueError):
+            raise TokenError(expired=False) from None
+
+
+    def return_token(self, user_id: int, nonce: str) -> str:
+        """The secret part of a guest's return link."""
+        return self._return.dumps({"u": user_id, "n": nonce})
+
+    def read_return_token(self, value: str) -> tuple[int, str]:
+        """The user id and nonce of a return link (TokenError if it is not ours)."""
+        try:
+            payload = self._return.loads(value)
+            return int(payload["u"]), str(payload["n"])
+        except (BadSignature, ValueError, UnicodeError, KeyError, TypeError):
             raise TokenError(expired=False) from None
 
 

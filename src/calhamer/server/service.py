@@ -446,10 +446,11 @@ def own_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> OrderSet | 
 
 
 def visible_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
-    """Orders of a phase the viewer may read: all for the gamemaster, and once adjudicated
-    for everyone (except in a game that hides information); otherwise only their own."""
+    """Orders of a phase the viewer may read: all for the gamemaster who sees all, and once
+    adjudicated for everyone (except in a game that hides information); otherwise only their
+    own (a seated gamemaster's too)."""
     sets = order_sets(session, phase)
-    if viewer.is_gm or (phase.results is not None and not hides(viewer.game)):
+    if viewer.sees_all or (phase.results is not None and not hides(viewer.game)):
         return sets
     return {p: o for p, o in sets.items() if p == viewer.power}
 
@@ -546,7 +547,7 @@ def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
     doc = public_position(phase)
     doc["rules"] = game.rules
     doc["orders"] = {p: list(o.lines) for p, o in visible_orders(session, viewer, phase).items()}
-    if viewer.is_gm or game.status == "finished":
+    if may_read_all_bids(viewer):
         bids = _stored_bids(session, game, phase)
         if bids:
             doc["bids"] = bids
@@ -691,13 +692,19 @@ def bid_items(row: BidSet | None) -> list[str | dict[str, Any]]:
     return list(row.bids) if row is not None else []
 
 
+def may_read_all_bids(viewer: Viewer) -> bool:
+    """Whether the viewer may read every power's bids and the tallies: the gamemaster who sees
+    all (not one who plays), and everyone once the game is over."""
+    return viewer.sees_all or viewer.game.status == "finished"
+
+
 def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, BidSet]:
-    """The bids of a phase the viewer may read: their own; every power's for the gamemaster,
-    and for everyone once the game is over."""
+    """The bids of a phase the viewer may read: their own; every power's for the gamemaster
+    who sees all, and for everyone once the game is over."""
     if not takes_bids(viewer.game):
         return {}
     sets = bid_sets(session, phase)
-    if viewer.is_gm or viewer.game.status == "finished":
+    if may_read_all_bids(viewer):
         return sets
     return {p: o for p, o in sets.items() if p == viewer.power}
 
@@ -705,12 +712,13 @@ def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
 def tally(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
     """The gamemaster's tally of a movement phase's bids (``calhamer.variants.dp.bid_tally``):
     every bid and whether it counted, each neutral unit's totals and order. The gamemaster's
-    alone until the game is over; NotFound for anyone else, and where there are no bids."""
+    alone (not a seated one's) until the game is over; NotFound for anyone else, and where
+    there are no bids."""
     from calhamer import notation
     from calhamer.variants.dp import bid_tally, dp_order, tally_report, with_bids
 
     game = viewer.game
-    if not takes_bids(game) or not (viewer.is_gm or game.status == "finished"):
+    if not takes_bids(game) or not may_read_all_bids(viewer):
         raise NotFound()
     position = position_of(phase)
     if not position.phase.is_movement:
@@ -902,19 +910,39 @@ def send_message(
 
 
 def messages_for(session: Session, viewer: Viewer) -> list[Message]:
+    """The messages the viewer may read: all of them for the gamemaster who sees all; a
+    player's (a seated gamemaster's too) are those to all, from them, or to them, and a
+    gamemaster also reads what they sent as the gamemaster."""
     rows = session.scalars(
         select(Message).where(Message.game_id == viewer.game.id).order_by(Message.id)
     )
-    if viewer.is_gm:
+    if viewer.sees_all:
         return list(rows)
     me = viewer.power
-    return [m for m in rows if not m.recipients or m.sender == me or me in m.recipients]
+    mine = {me, GM} if viewer.is_gm else {me}
+    return [m for m in rows if not m.recipients or m.sender in mine or me in m.recipients]
 
 
 def events_of(session: Session, game: Game) -> list[Event]:
     return list(session.scalars(
         select(Event).where(Event.game_id == game.id).order_by(Event.id)
     ))
+
+
+# What the game log may tell a gamemaster who plays a power: the game's public life and their
+# own actions. Any other kind (a new one included) is left out until the game is over.
+PUBLIC_EVENTS = frozenset({"created", "joined", "replaced", "paused", "resumed", "extended",
+                           "process", "ended", "adjudicated"})
+
+
+def visible_events(session: Session, viewer: Viewer) -> list[Event]:
+    """The game log as the viewer may read it (only the gamemaster reads it at all)."""
+    if not viewer.is_gm:
+        return []
+    events = events_of(session, viewer.game)
+    if viewer.sees_all:
+        return events
+    return [e for e in events if e.kind in PUBLIC_EVENTS]
 
 
 # -- adjudication (the workers) -----------------------------------------------------------------

@@ -8,6 +8,12 @@ and the bid functions, all of which take one. For the standard game a player see
 board, their own orders before adjudication and everyone's after; the gamemaster sees
 everything.
 
+Two questions are kept apart. :attr:`Viewer.is_gm` says who may use the gamemaster's
+controls (pause, resume, extend, process, end, replace). :attr:`Viewer.sees_all` says who may
+read everything the judge knows: the gamemaster, unless they have taken a seat themselves
+(hosts often play); a seated gamemaster is told exactly what a player of their power is told
+until the game is over. Every decision about what to show asks ``sees_all``, never ``is_gm``.
+
 Where the variant hides information (Kriegsplomacy, :func:`sees_everything` is False for its
 players) a player is only ever shown the library's view for their power
 (:func:`calhamer.views.known_position` before adjudication, :func:`calhamer.views.game_view`
@@ -39,6 +45,13 @@ class Viewer:
     def role(self) -> str:
         return "gm" if self.is_gm else "player"
 
+    @property
+    def sees_all(self) -> bool:
+        """Whether the viewer may read everything: the gamemaster who plays no power, and
+        once the game is over a gamemaster who does. A gamemaster in a seat keeps the
+        controls (``is_gm``) but is otherwise shown what that power's player is shown."""
+        return self.is_gm and (self.power is None or self.game.status == "finished")
+
 
 def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | None:
     """The user's standing in the game, or None when the game is unknown or not theirs."""
@@ -57,6 +70,6 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
 
 
 def sees_everything(viewer: Viewer) -> bool:
-    """Whether the viewer may see the whole board: the gamemaster always, a player unless the
-    variant hides information (then they see their own view only)."""
-    return viewer.is_gm or not find_variant(viewer.game.variant).hidden_information
+    """Whether the viewer may see the whole board: the gamemaster who sees all, a player (a
+    seated gamemaster too) unless the variant hides information (then their own view only)."""
+    return viewer.sees_all or not find_variant(viewer.game.variant).hidden_information

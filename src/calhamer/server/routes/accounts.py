@@ -1,20 +1,33 @@
 """Accounts: sign up, log in, log out, and turning a guest into an account.
 
 A guest is made when someone uses an invitation link or creates a game without logging in;
-they can later pick a user name and password here to come back from another browser.
+they can later pick a user name and password here to come back from another browser. Until
+then their way back is their **return link** (``/return/<token>``), shown when they join or
+create a game, on their game pages and their account page: opening it in any browser logs
+them in as that guest again. Making a new one revokes the old one, and signing up (which
+keeps their games) revokes it for good: from then on they log in with their password.
+
+Failed logins are limited per user name and per client address, in a sliding window kept in
+the database (``login_failures``) so that every web process counts the same attempts. Each
+attempt is recorded before its password is hashed and counted after, so that attempts made
+at the same moment cannot slip past the limit together; one refused costs no hashing.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import math
+import secrets
+from datetime import datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 from pydantic import ValidationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException
 
+from calhamer.server.config import Settings
 from calhamer.server.deps import (
     ApiUser,
     Csrf,
@@ -26,12 +39,19 @@ from calhamer.server.deps import (
     SignerDep,
     set_session_cookie,
 )
-from calhamer.server.models import User
-from calhamer.server.pages import redirect, render
-from calhamer.server.present import user_out
+from calhamer.server.models import LoginFailure, User
+from calhamer.server.pages import redirect, render, render_error
+from calhamer.server.present import base_url, user_out
 from calhamer.server.schemas import LoginIn, SignupIn, TokenOut, UserOut
-from calhamer.server.security import Passwords, SessionData, Signer, new_nonce
-from calhamer.server.service import Conflict, Invalid
+from calhamer.server.security import (
+    Passwords,
+    SessionData,
+    Signer,
+    TokenError,
+    new_nonce,
+    same_token,
+)
+from calhamer.server.service import Conflict, Invalid, games_of
 
 api = APIRouter(prefix="/api", tags=["accounts"])
 pages = APIRouter(include_in_schema=False)
@@ -53,12 +73,78 @@ def create_user(session: Session, *, passwords: Passwords, signup: SignupIn,
     return user
 
 
-def authenticate(session: Session, *, passwords: Passwords, login: LoginIn) -> User:
-    user = session.scalars(select(User).where(User.username == login.username.lower())).first()
+class TooManyLogins(HTTPException):
+    """A login refused because too many failed before it (429, with when to try again)."""
+
+    def __init__(self, message: str, wait: int) -> None:
+        super().__init__(429, message, headers={"Retry-After": str(wait)})
+        self.wait = wait
+
+
+def _in_words(seconds: int) -> str:
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
+             mine: list[LoginFailure], since: datetime, now: datetime) -> TooManyLogins | None:
+    """Why this attempt is refused (None: it is not): too many other attempts under one of
+    its keys in the window, counting those being checked at the same moment."""
+    limits = {"account": (settings.login_failures_per_account, "for this user name"),
+              "address": (settings.login_failures_per_address, "from your address")}
+    own = {row.id for row in mine}
+    worst: TooManyLogins | None = None
+    for scope, key in keys:
+        limit, where = limits[scope]
+        times = [at for row_id, at in session.execute(
+            select(LoginFailure.id, LoginFailure.at)
+            .where(LoginFailure.scope == scope, LoginFailure.key == key, LoginFailure.at > since)
+            .order_by(LoginFailure.at, LoginFailure.id)) if row_id not in own]
+        if len(times) < limit:
+            continue
+        # Free again once enough of them have left the window for this one to fit.
+        frees = times[len(times) - limit] + timedelta(seconds=settings.login_window_seconds)
+        wait = max(1, math.ceil((frees - now).total_seconds()))
+        if worst is None or wait > worst.wait:
+            worst = TooManyLogins(f"too many failed logins {where}; try again in "
+                                  f"{_in_words(wait)}", wait)
+    return worst
+
+
+def authenticate(session: Session, *, passwords: Passwords, login: LoginIn, address: str,
+                 settings: Settings, now: datetime) -> User:
+    """The user whose name and password these are; Invalid if they are wrong, TooManyLogins
+    (before any hashing) if too many logins failed lately for the name or the address."""
+    account = login.username.lower()
+    keys = [("account", account[:64]), ("address", address[:64])]
+    since = now - timedelta(seconds=settings.login_window_seconds)
+    session.execute(delete(LoginFailure).where(LoginFailure.at <= since))
+    mine = [LoginFailure(scope=scope, key=key, at=now) for scope, key in keys]
+    session.add_all(mine)
+    session.commit()  # counted by every other attempt from now on, before the slow hashing
+    refused = _refusal(session, settings, keys, mine, since, now)
+    if refused is not None:
+        for row in mine:  # a refused attempt does not make the wait longer
+            session.delete(row)
+        session.commit()
+        raise refused
+    user = session.scalars(select(User).where(User.username == account)).first()
     if not passwords.verify(user.password_hash if user else None, login.password):
-        raise Invalid("wrong user name or password")
+        raise Invalid("wrong user name or password")  # the attempt stays a failure
     assert user is not None
+    # Not a failure after all; the account starts afresh (its owner knows the password).
+    session.delete(mine[1])
+    session.execute(delete(LoginFailure).where(LoginFailure.scope == "account",
+                                               LoginFailure.key == keys[0][1]))
+    session.commit()
     return user
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, as ``--proxy-headers`` reports it)."""
+    return request.client.host if request.client else "unknown"
 
 
 def token_out(signer: Signer, user: User) -> TokenOut:
@@ -73,10 +159,44 @@ def log_in_browser(request: Request, signer: Signer, user: User) -> None:
 
 def guest(session: Session, *, name: str, now: datetime) -> User:
     user = User(username=None, display_name=name.strip() or "Guest", password_hash=None,
-                session_epoch=0, created_at=now)
+                session_epoch=0, created_at=now, return_nonce=new_return_nonce())
     session.add(user)
     session.flush()
     return user
+
+
+# -- a guest's return link --------------------------------------------------------------------
+
+RETURN_REFUSED = ("this return link does not work: it has been replaced by a newer one, or "
+                  "its guest has signed up since (then log in with that user name and "
+                  "password); check that you copied the whole link")
+
+
+def new_return_nonce() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def return_url(request: Request, settings: Settings, signer: Signer,
+               user: User | None) -> str | None:
+    """The return link of a guest (None for an account, or nobody)."""
+    if user is None or user.username is not None or not user.return_nonce:
+        return None
+    base = base_url(settings, str(request.base_url))
+    return f"{base}/return/{signer.return_token(user.id, user.return_nonce)}"
+
+
+def guest_of_return_token(session: Session, signer: Signer, token: str) -> User | None:
+    """The guest a return link is for, or None when it is not (or no longer) valid."""
+    if len(token) > 200:
+        return None
+    try:
+        user_id, nonce = signer.read_return_token(token)
+    except TokenError:
+        return None
+    user = session.get(User, user_id)
+    if user is None or user.username is not None or not user.return_nonce:
+        return None
+    return user if same_token(nonce, user.return_nonce) else None
 
 
 # -- API ------------------------------------------------------------------------------------------
@@ -90,10 +210,14 @@ def api_signup(body: SignupIn, session: SessionDep, passwords: PasswordsDep, sig
     return token_out(signer, user)
 
 
-@api.post("/sessions", response_model=TokenOut, summary="Log in (get a bearer token)")
-def api_login(body: LoginIn, session: SessionDep, passwords: PasswordsDep,
-              signer: SignerDep) -> TokenOut:
-    return token_out(signer, authenticate(session, passwords=passwords, login=body))
+@api.post("/sessions", response_model=TokenOut, summary="Log in (get a bearer token)",
+          description="After too many failed logins for the user name or from your address "
+          "the answer is 429, saying (and `Retry-After` giving in seconds) when to try again.")
+def api_login(body: LoginIn, request: Request, session: SessionDep, passwords: PasswordsDep,
+              signer: SignerDep, settings: SettingsDep, now: Now) -> TokenOut:
+    return token_out(signer, authenticate(session, passwords=passwords, login=body,
+                                          address=client_address(request), settings=settings,
+                                          now=now))
 
 
 @api.get("/me", response_model=UserOut, summary="Who the token belongs to")
@@ -143,6 +267,7 @@ def _claim(session: Session, passwords: Passwords, user: User, body: SignupIn) -
         raise Conflict(f"the user name {body.username!r} is taken")
     user.username = body.username.lower()
     user.password_hash = passwords.hash(body.password)
+    user.return_nonce = None  # from now on the password is the way back
     if body.display_name:
         user.display_name = body.display_name.strip()
     try:
@@ -159,17 +284,30 @@ def login_page(request: Request, page: PageDep) -> Response:
 
 @pages.post("/login")
 def login(request: Request, page: PageDep, _: Csrf, session: SessionDep,
-          passwords: PasswordsDep, signer: SignerDep,
+          passwords: PasswordsDep, signer: SignerDep, settings: SettingsDep, now: Now,
           username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "") -> Response:
     try:
         user = authenticate(session, passwords=passwords,
-                            login=LoginIn(username=username, password=password))
+                            login=LoginIn(username=username, password=password),
+                            address=client_address(request), settings=settings, now=now)
     except (ValidationError, Invalid):
         return render(request, "login.html", {"page": page, "username": username,
                                               "error": "wrong user name or password"},
                       status=400)
+    except TooManyLogins as exc:
+        return render(request, "login.html", {"page": page, "username": username,
+                                              "error": exc.detail},
+                      status=429, headers={"Retry-After": str(exc.wait)})
     log_in_browser(request, signer, user)
     return redirect("/")
+
+
+@pages.get("/logout")
+def logout_page(request: Request, page: PageDep, settings: SettingsDep,
+                signer: SignerDep) -> Response:
+    """Before logging out: a guest is told how they will come back (or that they will not)."""
+    return render(request, "logout.html", {
+        "page": page, "return_url": return_url(request, settings, signer, page.user)})
 
 
 @pages.post("/logout")
@@ -179,10 +317,49 @@ def logout(request: Request, page: PageDep, _: Csrf, signer: SignerDep) -> Respo
 
 
 @pages.get("/account")
-def account_page(request: Request, page: PageDep, settings: SettingsDep) -> Response:
+def account_page(request: Request, page: PageDep, settings: SettingsDep,
+                 signer: SignerDep) -> Response:
     if page.user is None:
         return redirect("/login")
-    return render(request, "account.html", {"page": page})
+    return render(request, "account.html", {
+        "page": page, "return_url": return_url(request, settings, signer, page.user)})
+
+
+@pages.post("/account/return-link")
+def new_return_link(request: Request, page: PageDep, _: Csrf, session: SessionDep) -> Response:
+    """A guest's new return link; the old one stops working."""
+    if page.user is None:
+        return redirect("/login")
+    if page.user.username is not None:
+        raise Conflict("only a guest has a return link; you log in with your user name and "
+                       "password")
+    page.user.return_nonce = new_return_nonce()
+    session.commit()
+    return redirect("/account?new_link=1#return")
+
+
+@pages.get("/return/{token}")
+def return_page(token: str, request: Request, page: PageDep, session: SessionDep,
+                signer: SignerDep) -> Response:
+    """What a return link leads to: whom it logs in, and a button to do it (a link preview
+    fetching the address must not log anybody in)."""
+    user = guest_of_return_token(session, signer, token)
+    if user is None:
+        return render_error(request, 404, RETURN_REFUSED)
+    names = [g.name for g in games_of(session, user)]
+    return render(request, "return.html", {"page": page, "guest": user, "token": token,
+                                           "game_names": names})
+
+
+@pages.post("/return/{token}")
+def return_(token: str, request: Request, page: PageDep, _: Csrf, session: SessionDep,
+            signer: SignerDep) -> Response:
+    """Log this browser in as the guest of the return link."""
+    user = guest_of_return_token(session, signer, token)
+    if user is None:
+        return render_error(request, 404, RETURN_REFUSED)
+    log_in_browser(request, signer, user)
+    return redirect("/")
 
 
 def _form_error(request: Request, page: object, template: str, exc: ValidationError,

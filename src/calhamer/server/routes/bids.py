@@ -45,13 +45,14 @@ def bid_text(bid: str | dict[str, Any]) -> str:
 
 def bids_context(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
     """What the game page shows of the bids of the current movement phase: the player's own
-    (with the allotment and any problem), and for the gamemaster, the tally so far."""
+    (with the allotment and any problem), and for the gamemaster who sees all, the tally so
+    far."""
     context: dict[str, Any] = {}
     if viewer.power is not None:
         row = service.visible_bids(session, viewer, phase).get(viewer.power)
         out = bids_out(session, viewer, phase, viewer.power, row)
         context.update(mine=out, text="\n".join(bid_text(b) for b in out.bids))
-    if viewer.is_gm:
+    if viewer.sees_all:
         context["tally"] = service.tally(session, viewer, phase)["report"]
     return context
 

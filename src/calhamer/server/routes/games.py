@@ -25,7 +25,7 @@ from calhamer.server.deps import (
 )
 from calhamer.server.models import Game, User
 from calhamer.server.pages import redirect, render
-from calhamer.server.routes.accounts import guest, log_in_browser
+from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
 from calhamer.server.views import Viewer, viewer_for
@@ -155,7 +155,7 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
 
 @pages.get("/games/{game_id}")
 def game_page(request: Request, viewer: PageViewer, page: PageDep, session: SessionDep,
-              settings: SettingsDep) -> Response:
+              settings: SettingsDep, signer: SignerDep) -> Response:
     game = viewer.game
     phase = service.current_phase(session, game)
     position = service.position_of(phase)
@@ -171,6 +171,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
         "hidden": service.hides(game),
+        "return_url": return_url(request, settings, signer, page.user),
     }
     if service.takes_bids(game) and position.phase.is_movement:
         context["bids"] = bids_context(session, viewer, phase)
@@ -180,8 +181,9 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     if viewer.is_gm:
         base = present.base_url(settings, str(request.base_url))
         context["admin"] = present.game_gm_out(session, viewer, base)
-        context["all_orders"] = service.visible_orders(session, viewer, phase)
-        context["events"] = service.events_of(session, game)[-30:]
+        if viewer.sees_all:
+            context["all_orders"] = service.visible_orders(session, viewer, phase)
+        context["events"] = service.visible_events(session, viewer)[-30:]
     return render(request, "game.html", context)
 
 

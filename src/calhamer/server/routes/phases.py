@@ -61,7 +61,7 @@ def result(code: str, request: Request, viewer: PageViewer, page: PageDep,
         "result": service.phase_result(session, viewer, phase), "tally": None,
     }
     if (service.takes_bids(viewer.game) and Phase.parse(phase.code).is_movement
-            and (viewer.is_gm or viewer.game.status == "finished")):
+            and service.may_read_all_bids(viewer)):
         context["tally"] = service.tally(session, viewer, phase)["report"]
     return render(request, "phase.html", context)
 

@@ -54,8 +54,9 @@ def join_page(token: str, request: Request, page: PageDep, session: SessionDep) 
     seat = service.seat_for_invite(session, token)
     game = seat.game
     taken = seat.user_id is not None and (page.user is None or seat.user_id != page.user.id)
+    is_gm = page.user is not None and game.gm_id == page.user.id
     return render(request, "join.html", {"page": page, "seat": seat, "game": game,
-                                         "token": token, "taken": taken})
+                                         "token": token, "taken": taken, "is_gm": is_gm})
 
 
 @pages.post("/join/{token}")

@@ -8,7 +8,11 @@ stores what it returns.
 Locking: a change to a game's current phase (orders, ready marks, gamemaster actions) first
 locks the game's row (:func:`lock_game`); adjudication holds that row's lock for its whole
 transaction. So an order saved and acknowledged is either in the phase that gets adjudicated
-or refused because that phase is over, never silently dropped.
+or refused because that phase is over, never silently dropped. Ready marks are set under the
+row's exclusive lock, one transaction at a time: each reads the marks the others committed
+before it, so the last power to get ready sees every mark and asks for adjudication, however
+many arrive at once (with a shared lock, under PostgreSQL's READ COMMITTED, simultaneous
+marks could each miss the others' and leave an untimed game waiting forever).
 """
 
 from __future__ import annotations
@@ -264,8 +268,9 @@ def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> Gam
     """Read a game's row and lock it until the transaction ends.
 
     ``exclusive=False`` (saving orders) shares the lock with other savers but waits for, and
-    blocks, an adjudication; ``exclusive=True`` is for gamemaster actions. On SQLite the
-    writing transaction already holds the database's write lock.
+    blocks, an adjudication; ``exclusive=True`` is for ready marks and gamemaster actions,
+    which decide from what the others have committed. On SQLite the writing transaction
+    already holds the database's write lock.
     """
     statement = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
     statement = statement.with_for_update(read=not exclusive)
@@ -380,7 +385,8 @@ def save_orders(
     The lines are kept as written, bad ones included (they are judged invalid when the phase
     is adjudicated), so nothing the player typed is lost.
     """
-    game = lock_game(session, viewer.game.id)
+    # A ready mark takes the exclusive lock: see the module's docstring.
+    game = lock_game(session, viewer.game.id, exclusive=ready is not None)
     power = _own_power(game, viewer)
     phase = current_phase(session, game)
     _ensure_current(game, phase, phase_code)
@@ -398,14 +404,15 @@ def save_orders(
     if ready is not None:
         orders.ready = ready
     session.flush()
-    _request_if_all_ready(session, game, phase)
+    if ready:
+        _request_if_all_ready(session, game, phase)
     return orders, checks
 
 
 def set_ready(
     session: Session, *, viewer: Viewer, phase_code: str, ready: bool, now: datetime
 ) -> OrderSet:
-    game = lock_game(session, viewer.game.id)
+    game = lock_game(session, viewer.game.id, exclusive=True)
     power = _own_power(game, viewer)
     phase = current_phase(session, game)
     _ensure_current(game, phase, phase_code)
@@ -417,7 +424,8 @@ def set_ready(
         orders.ready = ready
         orders.updated_at = now
     session.flush()
-    _request_if_all_ready(session, game, phase)
+    if ready:
+        _request_if_all_ready(session, game, phase)
     return orders
 
 
@@ -432,9 +440,13 @@ def _own_power(game: Game, viewer: Viewer) -> str:
 
 
 def _request_if_all_ready(session: Session, game: Game, phase: PhaseRow) -> None:
+    """Ask for adjudication when every power waited for is ready. The caller holds the game's
+    row exclusively, so the marks read here include every other committed one."""
     if game.status != "active" or not phase.required:
         return
-    sets = order_sets(session, phase)
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)
+                           .execution_options(populate_existing=True))
+    sets = {o.power: o for o in rows}
     if all(p in sets and sets[p].ready for p in phase.required):
         game.process_requested = True
 

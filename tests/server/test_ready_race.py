@@ -131,3 +131,22 @@ def test_seven_simultaneous_ready_marks_always_ask_for_adjudication(server, data
     assert len(done) == ROUNDS
     with database.session() as session:
         assert set(session.scalars(select(Game.phase_index))) == {1}
+
+
+def test_the_last_ready_mark_given_while_paused_counts_on_resuming(judge):
+    """Marks given while the game is paused ask for nothing; resuming must look at them, or
+    an untimed game whose last mark came in during the pause would wait forever."""
+    gm = judge.user("gm")
+    game = judge.new_game(gm, deadlines=UNTIMED)
+    players = [judge.join(power) for power in POWERS]
+    gid = game["id"]
+    r = judge.client.post(f"/api/games/{gid}/control", json={"action": "pause"},
+                          headers=gm.headers)
+    assert r.status_code == 200, r.text
+    for player in players:
+        assert judge.orders(player, [], ready=True).status_code == 200
+    assert judge.process() == []  # paused: nothing is adjudicated
+    r = judge.client.post(f"/api/games/{gid}/control", json={"action": "resume"},
+                          headers=gm.headers)
+    assert r.status_code == 200, r.text
+    assert judge.process() == [f"{gid} S1901M"]

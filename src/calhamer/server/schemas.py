@@ -288,8 +288,35 @@ class MessageOut(BaseModel):
 
 class ControlIn(In):
     action: Literal["pause", "resume", "extend", "process", "end"]
-    minutes: Annotated[int | None, Field(ge=1, le=60 * 24 * 60)] = None
+    phase: Annotated[str | None, Field(
+        max_length=12,
+        description="The phase the action is meant for, which must be the phase being played "
+        "(409 otherwise: it has been adjudicated meanwhile). Required for `process` and "
+        "`extend`, which act on one phase; `pause`, `resume` and `end` act on the game and do "
+        "not read it.",
+    )] = None
+    minutes: Annotated[int | None, Field(
+        ge=1, le=60 * 24 * 60,
+        description="For `extend`: by how many minutes (the phase must have a deadline).",
+    )] = None
+
+
+# -- errors ---------------------------------------------------------------------------------------
 
 
 class ErrorOut(BaseModel):
+    """Every error answer of the API but 422: one sentence saying what is wrong."""
+
     detail: str
+
+
+class ProblemOut(BaseModel):
+    loc: str  # where in the request, dotted (``orders.3``); empty for the body as a whole
+    msg: str
+
+
+class ValidationErrorOut(BaseModel):
+    """A 422 answer: the request does not have the documented shape."""
+
+    detail: str  # the first few problems, as one line
+    errors: list[ProblemOut]  # every problem

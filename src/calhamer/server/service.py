@@ -817,9 +817,36 @@ def _gm_lock(session: Session, viewer: Viewer) -> Game:
     return lock_game(session, viewer.game.id, exclusive=True)
 
 
+def _ensure_named_phase(session: Session, game: Game, action: str,
+                        phase_code: str | None) -> None:
+    """``process`` and ``extend`` act on one phase: the request must name the phase being
+    played, and is refused once that phase has been adjudicated (a "process" sent just
+    after everyone got ready must not adjudicate the next phase, with nobody's orders in
+    it, nor an "extend" lengthen the next phase's deadline)."""
+    phase = current_phase(session, game)
+    if not phase_code or not phase_code.strip():
+        raise Invalid(f'say which phase to {action}: send "phase" with the phase being played '
+                      f"({phase.code})")
+    try:
+        wanted = Phase.parse(phase_code).code
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    if wanted == phase.code:
+        return
+    over = session.scalars(select(PhaseRow.id).where(
+        PhaseRow.game_id == game.id, PhaseRow.code == wanted, PhaseRow.index < phase.index,
+    )).first() is not None
+    why = "has been adjudicated" if over else "is not the phase being played"
+    raise Conflict(f"{wanted} {why}: the phase being played is {phase.code}, so nothing "
+                   f"was done; {action} {phase.code} if that is what you mean")
+
+
 def control(
-    session: Session, *, viewer: Viewer, action: str, minutes: int | None, now: datetime
+    session: Session, *, viewer: Viewer, action: str, minutes: int | None, now: datetime,
+    phase_code: str | None = None,
 ) -> Game:
+    """A gamemaster's action. ``process`` and ``extend`` act on one phase, which
+    ``phase_code`` must name: the phase being played (Conflict if it is over)."""
     game = _gm_lock(session, viewer)
     if action not in CONTROLS:
         raise Invalid(f"unknown action {action!r}; the actions are {', '.join(CONTROLS)}")
@@ -843,9 +870,20 @@ def control(
             game.deadline = now + timedelta(seconds=max(game.paused_remaining, 60))
         game.paused_remaining = None
         log(session, game.id, now, "resumed", "the gamemaster resumed the game")
+        # Ready marks given while paused asked for nothing: the last of them may be in.
+        session.flush()
+        _request_if_all_ready(session, game, current_phase(session, game))
     elif action == "extend":
         if not minutes or minutes <= 0:
             raise Invalid("say by how many minutes to extend the deadline (a positive number)")
+        _ensure_named_phase(session, game, action, phase_code)
+        untimed = (game.paused_remaining is None if game.status == "paused"
+                   else game.deadline is None)
+        if untimed:
+            # Giving it a deadline would change how the game is played (it would be
+            # adjudicated then, ready or not): that is not what "extend" says.
+            raise Conflict("this phase has no deadline to extend: it waits until every power "
+                           "is ready or you process it")
         if game.status == "paused":
             game.paused_remaining = (game.paused_remaining or 0) + minutes * 60
         else:
@@ -854,6 +892,7 @@ def control(
     elif action == "process":
         if game.status == "paused":
             raise Conflict("the game is paused; resume it first")
+        _ensure_named_phase(session, game, action, phase_code)
         game.process_requested = True
         game.retry_at = None
         log(session, game.id, now, "process", "the gamemaster asked to adjudicate now")

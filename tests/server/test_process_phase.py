@@ -89,6 +89,7 @@ def test_the_game_page_sends_the_phase_with_the_controls(app, judge):
     page = stale.post(f"{game_url}/control", {"action": "process", "phase": "S1901M"},
                       status=409)
     assert "S1901M has been adjudicated: the phase being played is F1901M" in page.text
+    assert f'href="{game_url}"' in page.text  # back to the game, not the start page
     assert judge.process() == []
     page = gm.get(game_url)
     assert '<input type="hidden" name="phase" value="F1901M">' in page.text

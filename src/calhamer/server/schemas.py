@@ -2,7 +2,10 @@
 
 Every API route declares its ``response_model``, so a field leaves the server only if the
 public model names it (invitation tokens are only in :class:`GameGMOut`, which only the
-gamemaster gets). Incoming text is bounded and may not hold NUL characters.
+gamemaster gets). Incoming text is bounded and may not hold NUL characters, and a yes/no
+field takes only ``true`` or ``false`` (``"yes"`` or ``1`` is a mistake to report, not a
+guess to make). Error answers have the shapes of :class:`ErrorOut` and
+:class:`ValidationErrorOut` (declared for each route by ``app.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    StrictBool,
     StrictFloat,
     StrictInt,
 )
@@ -152,12 +156,12 @@ class OrderCheckOut(BaseModel):
 class OrdersIn(In):
     phase: Annotated[str, Field(max_length=12)]
     orders: Annotated[list[OrderLine], Field(max_length=200)]
-    ready: bool | None = None
+    ready: StrictBool | None = None  # None: the ready mark stays as it was
 
 
 class ReadyIn(In):
     phase: Annotated[str, Field(max_length=12)]
-    ready: bool = True
+    ready: StrictBool = True
 
 
 class OrdersOut(BaseModel):

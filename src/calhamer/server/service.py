@@ -649,6 +649,30 @@ def bid_lines(bids: Iterable[str | dict[str, Any]]) -> list[str | dict[str, Any]
     return stored
 
 
+# The amount a bid line starts with, up to a space, a separator or "DP": "3", "3DP", "1e3",
+# "0x10", "1.5". Only plain digits make a whole number of DP.
+_BID_AMOUNT = re.compile(
+    r"\s*(?P<amount>[-+]?[0-9.,][^\s:;=-]*?)(?:D\.?P\.?S?)?(?=[\s:;=-]|$)"
+    r"\s*(?:D\.?P\.?S?\b)?\s*[:;=-]?\s*(?P<order>.*?)\s*$",
+    re.IGNORECASE,
+)
+_PLAIN_AMOUNT = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
+
+
+def bid_amount_problem(line: str) -> str | None:
+    """What is wrong with the amount a bid line starts with, when it is not written in plain
+    digits (``1e3 DP: A Hol H``); None otherwise (plain amounts are judged with the bid).
+
+    Without this the amount would be read up to its first non-digit ("1") and the rest taken
+    for the order ("e3 DP: A Hol H"), and the player told about an order they did not write.
+    """
+    match = _BID_AMOUNT.match(line)
+    if match is None or _PLAIN_AMOUNT.fullmatch(match["amount"]):
+        return None
+    return (f"{line.strip()}: the amount {match['amount']!r} is not a whole number of DP; "
+            f"write it in digits, like \"3 DP: {match['order'] or 'A Hol H'}\"")
+
+
 def check_bid_list(game: Game, phase: PhaseRow, power: str,
                    bids: Sequence[str | dict[str, Any]]) -> tuple[list[str], int, int]:
     """The problems with ``power``'s bids (overspending included), the DP they allocate and
@@ -659,12 +683,18 @@ def check_bid_list(game: Game, phase: PhaseRow, power: str,
     position = position_of(phase)
     if not isinstance(variant, DPVariant) or not position.phase.is_movement:
         return [], 0, 0
+    amounts = {i: bid_amount_problem(b) for i, b in enumerate(bids) if isinstance(b, str)}
     try:
-        problems = variant.check_bids(position, power, bids)
+        # a bid whose amount is unreadable is void: its problem is the amount, said above
+        problems = [p for p in amounts.values() if p is not None]
+        problems += variant.check_bids(position, power,
+                                       [b for i, b in enumerate(bids) if amounts.get(i) is None])
         parsed = [to_bid(power, b) for b in bids]
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
-    _judged, spent, allotment, _why = judge_power_bids(variant, position, power, parsed)
+    _judged, spent, allotment, why = judge_power_bids(variant, position, power, parsed)
+    if why and why not in problems:
+        problems.append(why)
     return problems, spent, allotment
 
 
@@ -920,6 +950,8 @@ def send_message(
     game = lock_game(session, viewer.game.id)
     if viewer.power is not None and not viewer.is_gm:
         _own_power(game, viewer)
+    if game.status == "finished":
+        raise Conflict("the game is over: no more messages are taken")
     sender = GM if viewer.is_gm and viewer.power is None else viewer.power
     assert sender is not None
     if not body.strip():

@@ -190,8 +190,10 @@ class Judge:
         return process_due(self.database, self.settings, "test-worker")
 
     def process_now(self, gm: Player, game_id: str | None = None) -> list[str]:
-        r = self.client.post(f"/api/games/{game_id or self.game['id']}/control",
-                             json={"action": "process"}, headers=gm.headers)
+        gid = game_id or self.game["id"]
+        phase = self.client.get(f"/api/games/{gid}", headers=gm.headers).json()["game"]["phase"]
+        r = self.client.post(f"/api/games/{gid}/control",
+                             json={"action": "process", "phase": phase}, headers=gm.headers)
         assert r.status_code == 200, r.text
         return self.process()
 

@@ -196,7 +196,7 @@ def test_gm_pause_resume_extend_end(standard_game):
     resumed = control("resume").json()
     assert resumed["status"] == "active" and resumed["deadline"]
     before = resumed["deadline"]
-    extended = control("extend", minutes=90).json()
+    extended = control("extend", minutes=90, phase="S1901M").json()
     assert extended["deadline"] > before
     assert control("extend").status_code == 400
     assert control("end").json()["status"] == "finished"

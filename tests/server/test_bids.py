@@ -210,7 +210,7 @@ def test_bids_through_the_pages(app, judge):
     assert "A Hol H" not in page.text and "A Bel H" not in page.text
     gm_page = gm.get(game_url).text
     assert 'id="tally"' in gm_page and "A Hol H" in gm_page  # the gamemaster's tally
-    gm.post(f"{game_url}/control", {"action": "process"})
+    gm.post(f"{game_url}/control", {"action": "process", "phase": "S1901M"})
     judge.process()
     result = gm.get(f"{game_url}/phases/S1901M").text
     assert 'id="tally"' in result and "void" in result

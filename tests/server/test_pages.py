@@ -85,7 +85,7 @@ def test_a_game_played_through_the_pages(app, judge):
     page = gm.get(game_url)
     assert "Carol" in page.text and "Bob" in page.text
     assert "A Mun - Bur" in page.text  # the gamemaster sees everyone's orders
-    gm.post(f"{game_url}/control", {"action": "process"})
+    gm.post(f"{game_url}/control", {"action": "process", "phase": "S1901M"})
     assert judge.process()
 
     page = france.get(game_url)
@@ -256,5 +256,5 @@ def test_deadlines_are_shown_with_the_time_left():
 
 def test_the_page_reloads_itself_while_a_phase_is_adjudicated(app):
     gm, game_url, _links = gm_creates_a_game(app)
-    page = gm.post(f"{game_url}/control", {"action": "process"})
+    page = gm.post(f"{game_url}/control", {"action": "process", "phase": "S1901M"})
     assert '<meta http-equiv="refresh"' in page.text and "being adjudicated" in page.text

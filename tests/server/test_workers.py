@@ -33,8 +33,8 @@ def due_games(judge, count: int):  # type: ignore[no-untyped-def]
         game = judge.new_game(gm)
         france = judge.join("FRANCE", game=game)
         judge.orders(france, ["A Par - Bur"], game_id=game["id"])
-        r = judge.client.post(f"/api/games/{game['id']}/control", json={"action": "process"},
-                              headers=gm.headers)
+        r = judge.client.post(f"/api/games/{game['id']}/control",
+                              json={"action": "process", "phase": "S1901M"}, headers=gm.headers)
         assert r.status_code == 200
         ids.append(game["id"])
     return gm, ids
@@ -207,7 +207,8 @@ def test_the_embedded_worker_adjudicates_when_asked(database, database_url, cloc
         judge = Judge(client, database, settings, clock)
         gm = judge.user("gm")
         game = judge.new_game(gm)
-        client.post(f"/api/games/{game['id']}/control", json={"action": "process"},
+        client.post(f"/api/games/{game['id']}/control",
+                    json={"action": "process", "phase": "S1901M"},
                     headers=gm.headers)  # wakes the worker: no 30 s wait
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

@@ -4,21 +4,33 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib.resources import files
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from pydantic.json_schema import models_json_schema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
-from calhamer.server.deps import SET_COOKIE_KEY, AuthError, CsrfError
+from calhamer.server.deps import (
+    SET_COOKIE_KEY,
+    AuthError,
+    CsrfError,
+    api_user,
+    api_viewer,
+    optional_api_user,
+)
 from calhamer.server.pages import render_error
 from calhamer.server.routes import ROUTERS
+from calhamer.server.schemas import ErrorOut, ProblemOut, ValidationErrorOut
 from calhamer.server.security import COOKIE, Passwords, Signer
 from calhamer.server.service import Conflict, Invalid, NotFound
 from calhamer.server.worker import Worker
@@ -65,6 +77,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     _error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.openapi = _openapi_with_errors(app)  # type: ignore[method-assign]
     static = files("calhamer.server") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(SessionCookieMiddleware, secure=settings.secure_cookies,
@@ -90,9 +103,24 @@ def _is_api(request: Request) -> bool:
 def _error(request: Request, status: int, message: str,
            headers: Mapping[str, str] | None = None) -> Response:
     if _is_api(request):
-        return JSONResponse({"detail": message}, status_code=status,
+        return JSONResponse(ErrorOut(detail=message).model_dump(), status_code=status,
                             headers=dict(headers or {}))
-    return render_error(request, status, message, headers=dict(headers or {}))
+    return render_error(request, status, message, headers=dict(headers or {}),
+                        context=_page_error_context(request, status))
+
+
+def _page_error_context(request: Request, status: int) -> dict[str, Any]:
+    """What an error page about an action in a game adds: the way back to the game, and the
+    text the player typed (orders, bids, a message), which the route left in
+    ``request.state.typed``, so that nothing typed is lost.
+
+    Only for 400 and 409, which only someone who may act in the game gets (the game's routes
+    answer everyone else 404 first): a 404 page must not differ between a hidden game and
+    none at all."""
+    game_id = request.path_params.get("game_id")
+    if status not in (400, 409) or not isinstance(game_id, str):
+        return {}
+    return {"back": f"/games/{game_id}", "typed": getattr(request.state, "typed", None)}
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -134,12 +162,117 @@ def _error_handlers(app: FastAPI) -> None:
         problems = []
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-            problems.append({"loc": where, "msg": error.get("msg", "invalid")})
-        summary = "; ".join(f"{p['loc']}: {p['msg']}" if p["loc"] else p["msg"]
-                            for p in problems[:5])
+            problems.append(ProblemOut(loc=where, msg=str(error.get("msg", "invalid"))))
+        summary = "; ".join(f"{p.loc}: {p.msg}" if p.loc else p.msg for p in problems[:5])
         if _is_api(request):
-            return JSONResponse({"detail": summary, "errors": problems}, status_code=422)
-        return render_error(request, 400, summary)
+            body = ValidationErrorOut(detail=summary, errors=problems)
+            return JSONResponse(body.model_dump(), status_code=422)
+        return render_error(request, 400, summary, context=_page_error_context(request, 400))
+
+
+# -- the OpenAPI schema: each route's error answers ------------------------------------------------
+
+# Answers any API route can give: the body-size middleware's and the router's.
+_EVERY_ROUTE = {
+    400: "A wrong value (the sentence says which, and why), or a Content-Length header that is "
+         "not a number.",
+    405: "The path does not take this method.",
+    413: "The request body is over the size limit (64 KiB).",
+}
+# 409, "not now", by route: the request is understood but the game's state refuses it.
+_NOT_NOW: dict[tuple[str, str], str] = {
+    ("POST", "/api/users"): "The user name is taken.",
+    ("POST", "/api/join"): "The power has been taken, you already play another power of the "
+                           "game, or the game is over.",
+    ("POST", "/api/games/{game_id}/control"): "`phase` is no longer the phase being played "
+        "(it has been adjudicated meanwhile: nothing was done), the game is over, or the "
+        "action does not fit (already paused, not paused, no deadline to extend).",
+    ("PUT", "/api/games/{game_id}/orders"): "`phase` is not the phase being played (it has "
+        "been adjudicated meanwhile: nothing was saved), or the game is over.",
+    ("POST", "/api/games/{game_id}/ready"): "`phase` is not the phase being played, or the "
+        "game is over.",
+    ("PUT", "/api/games/{game_id}/bids"): "`phase` is not the phase being played, it is not a "
+        "movement phase, the variant takes no bids, or the game is over.",
+    ("POST", "/api/games/{game_id}/messages"): "The game is over, or its press setting does "
+        "not allow this message.",
+}
+# 404 from routes that name no game: what they cannot find.
+_NOT_FOUND: dict[tuple[str, str], str] = {
+    ("POST", "/api/join"): "No such invitation (or it has been replaced).",
+}
+_HIDDEN = ("No such game, or one you have no part in (both answer alike), or nothing of "
+           "that name in it.")
+
+
+def _dependency_calls(dependant: Dependant) -> set[Callable[..., Any]]:
+    calls: set[Callable[..., Any]] = set()
+    for sub in dependant.dependencies:
+        if sub.call is not None:
+            calls.add(sub.call)
+        calls |= _dependency_calls(sub)
+    return calls
+
+
+def error_answers(route: APIRoute) -> dict[int, str]:
+    """The error answers ``route`` can give, each with when (all ``ErrorOut`` bodies, but
+    422's ``ValidationErrorOut``). Read from its dependencies (a token, a game) and the
+    tables above (what the service refuses as "not now")."""
+    calls = _dependency_calls(route.dependant)
+    answers = dict(_EVERY_ROUTE)
+    for method in route.methods or ():
+        key = (method, route.path)
+        if api_user in calls:
+            answers[401] = "No token, or one that is expired, forged or logged out."
+        elif optional_api_user in calls:
+            answers[401] = "A token that is expired, forged or logged out (send none instead)."
+        if api_viewer in calls:
+            answers[404] = _HIDDEN
+        elif key in _NOT_FOUND:
+            answers[404] = _NOT_FOUND[key]
+        if key in _NOT_NOW:
+            answers[409] = _NOT_NOW[key]
+    if route.body_field is not None:
+        answers[422] = "The body does not have the documented shape; `errors` says where."
+    return dict(sorted(answers.items()))
+
+
+def _openapi_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """``app.openapi``: FastAPI's schema, with each route's error answers and their real
+    bodies (FastAPI would document 422 as its own list-of-errors model, and nothing else)."""
+    routes = {(method, route.path): route for router in ROUTERS for route in router.routes
+              if isinstance(route, APIRoute) and route.include_in_schema
+              for method in route.methods or ()}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = FastAPI.openapi(app)
+        refs, definitions = models_json_schema(
+            [(ErrorOut, "serialization"), (ValidationErrorOut, "serialization")],
+            ref_template="#/components/schemas/{model}",
+        )
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        components.update(definitions.get("$defs", {}))
+        error_ref = refs[(ErrorOut, "serialization")]
+        invalid_ref = refs[(ValidationErrorOut, "serialization")]
+        for path, operations in schema.get("paths", {}).items():
+            for method, operation in operations.items():
+                route = routes.get((method.upper(), path))
+                if route is None:
+                    continue
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                for status, when in error_answers(route).items():
+                    body = invalid_ref if status == 422 else error_ref
+                    responses[str(status)] = {
+                        "description": when,
+                        "content": {"application/json": {"schema": body}},
+                    }
+        return schema
+
+    return openapi
 
 
 # -- middleware ----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from importlib.resources import files
 from typing import Any
@@ -66,12 +67,32 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
 
 
 def render_error(request: Request, status: int, message: str,
-                 headers: dict[str, str] | None = None) -> HTMLResponse:
+                 headers: dict[str, str] | None = None,
+                 context: dict[str, Any] | None = None) -> HTMLResponse:
+    """An error page; ``context`` may add ``back`` (the page to go back to) and ``typed``
+    (a :class:`Typed`: what the player typed, given back to them)."""
     titles = {400: "That did not work", 401: "Please log in again", 403: "Not allowed",
               404: "Not found", 409: "Not now", 413: "Too large", 422: "That did not work"}
     return render(request, "error.html",
-                  {"status": status, "title": titles.get(status, "Error"), "message": message},
+                  {"status": status, "title": titles.get(status, "Error"), "message": message,
+                   **(context or {})},
                   status=status, headers=headers)
+
+
+@dataclass(frozen=True)
+class Typed:
+    """Text a player typed into a form of a game page, for the error page to give back in a
+    form of its own (``action``: where it is sent; ``fields``: the other fields it carries,
+    the CSRF token among them; ``retry``: whether sending it again can work)."""
+
+    action: str
+    name: str  # the text field's name
+    label: str
+    text: str
+    button: str
+    fields: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+    retry: bool = True
 
 
 def redirect(url: str) -> RedirectResponse:

@@ -2,7 +2,10 @@
 
 Every API route declares its ``response_model``, so a field leaves the server only if the
 public model names it (invitation tokens are only in :class:`GameGMOut`, which only the
-gamemaster gets). Incoming text is bounded and may not hold NUL characters.
+gamemaster gets). Incoming text is bounded and may not hold NUL characters, and a yes/no
+field takes only ``true`` or ``false`` (``"yes"`` or ``1`` is a mistake to report, not a
+guess to make). Error answers have the shapes of :class:`ErrorOut` and
+:class:`ValidationErrorOut` (declared for each route by ``app.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    StrictBool,
     StrictFloat,
     StrictInt,
 )
@@ -153,12 +157,12 @@ class OrderCheckOut(BaseModel):
 class OrdersIn(In):
     phase: Annotated[str, Field(max_length=12)]
     orders: Annotated[list[OrderLine], Field(max_length=200)]
-    ready: bool | None = None
+    ready: StrictBool | None = None  # None: the ready mark stays as it was
 
 
 class ReadyIn(In):
     phase: Annotated[str, Field(max_length=12)]
-    ready: bool = True
+    ready: StrictBool = True
 
 
 class OrdersOut(BaseModel):
@@ -289,8 +293,35 @@ class MessageOut(BaseModel):
 
 class ControlIn(In):
     action: Literal["pause", "resume", "extend", "process", "end"]
-    minutes: Annotated[int | None, Field(ge=1, le=60 * 24 * 60)] = None
+    phase: Annotated[str | None, Field(
+        max_length=12,
+        description="The phase the action is meant for, which must be the phase being played "
+        "(409 otherwise: it has been adjudicated meanwhile). Required for `process` and "
+        "`extend`, which act on one phase; `pause`, `resume` and `end` act on the game and do "
+        "not read it.",
+    )] = None
+    minutes: Annotated[int | None, Field(
+        ge=1, le=60 * 24 * 60,
+        description="For `extend`: by how many minutes (the phase must have a deadline).",
+    )] = None
+
+
+# -- errors ---------------------------------------------------------------------------------------
 
 
 class ErrorOut(BaseModel):
+    """Every error answer of the API but 422: one sentence saying what is wrong."""
+
     detail: str
+
+
+class ProblemOut(BaseModel):
+    loc: str  # where in the request, dotted (``orders.3``); empty for the body as a whole
+    msg: str
+
+
+class ValidationErrorOut(BaseModel):
+    """A 422 answer: the request does not have the documented shape."""
+
+    detail: str  # the first few problems, as one line
+    errors: list[ProblemOut]  # every problem

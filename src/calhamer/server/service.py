@@ -8,7 +8,11 @@ stores what it returns.
 Locking: a change to a game's current phase (orders, ready marks, gamemaster actions) first
 locks the game's row (:func:`lock_game`); adjudication holds that row's lock for its whole
 transaction. So an order saved and acknowledged is either in the phase that gets adjudicated
-or refused because that phase is over, never silently dropped.
+or refused because that phase is over, never silently dropped. Ready marks are set under the
+row's exclusive lock, one transaction at a time: each reads the marks the others committed
+before it, so the last power to get ready sees every mark and asks for adjudication, however
+many arrive at once (with a shared lock, under PostgreSQL's READ COMMITTED, simultaneous
+marks could each miss the others' and leave an untimed game waiting forever).
 """
 
 from __future__ import annotations
@@ -264,8 +268,9 @@ def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> Gam
     """Read a game's row and lock it until the transaction ends.
 
     ``exclusive=False`` (saving orders) shares the lock with other savers but waits for, and
-    blocks, an adjudication; ``exclusive=True`` is for gamemaster actions. On SQLite the
-    writing transaction already holds the database's write lock.
+    blocks, an adjudication; ``exclusive=True`` is for ready marks and gamemaster actions,
+    which decide from what the others have committed. On SQLite the writing transaction
+    already holds the database's write lock.
     """
     statement = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
     statement = statement.with_for_update(read=not exclusive)
@@ -380,7 +385,8 @@ def save_orders(
     The lines are kept as written, bad ones included (they are judged invalid when the phase
     is adjudicated), so nothing the player typed is lost.
     """
-    game = lock_game(session, viewer.game.id)
+    # A ready mark takes the exclusive lock: see the module's docstring.
+    game = lock_game(session, viewer.game.id, exclusive=ready is not None)
     power = _own_power(game, viewer)
     phase = current_phase(session, game)
     _ensure_current(game, phase, phase_code)
@@ -398,14 +404,15 @@ def save_orders(
     if ready is not None:
         orders.ready = ready
     session.flush()
-    _request_if_all_ready(session, game, phase)
+    if ready:
+        _request_if_all_ready(session, game, phase)
     return orders, checks
 
 
 def set_ready(
     session: Session, *, viewer: Viewer, phase_code: str, ready: bool, now: datetime
 ) -> OrderSet:
-    game = lock_game(session, viewer.game.id)
+    game = lock_game(session, viewer.game.id, exclusive=True)
     power = _own_power(game, viewer)
     phase = current_phase(session, game)
     _ensure_current(game, phase, phase_code)
@@ -417,7 +424,8 @@ def set_ready(
         orders.ready = ready
         orders.updated_at = now
     session.flush()
-    _request_if_all_ready(session, game, phase)
+    if ready:
+        _request_if_all_ready(session, game, phase)
     return orders
 
 
@@ -432,9 +440,13 @@ def _own_power(game: Game, viewer: Viewer) -> str:
 
 
 def _request_if_all_ready(session: Session, game: Game, phase: PhaseRow) -> None:
+    """Ask for adjudication when every power waited for is ready. The caller holds the game's
+    row exclusively, so the marks read here include every other committed one."""
     if game.status != "active" or not phase.required:
         return
-    sets = order_sets(session, phase)
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)
+                           .execution_options(populate_existing=True))
+    sets = {o.power: o for o in rows}
     if all(p in sets and sets[p].ready for p in phase.required):
         game.process_requested = True
 
@@ -638,6 +650,30 @@ def bid_lines(bids: Iterable[str | dict[str, Any]]) -> list[str | dict[str, Any]
     return stored
 
 
+# The amount a bid line starts with, up to a space, a separator or "DP": "3", "3DP", "1e3",
+# "0x10", "1.5". Only plain digits make a whole number of DP.
+_BID_AMOUNT = re.compile(
+    r"\s*(?P<amount>[-+]?[0-9.,][^\s:;=-]*?)(?:D\.?P\.?S?)?(?=[\s:;=-]|$)"
+    r"\s*(?:D\.?P\.?S?\b)?\s*[:;=-]?\s*(?P<order>.*?)\s*$",
+    re.IGNORECASE,
+)
+_PLAIN_AMOUNT = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
+
+
+def bid_amount_problem(line: str) -> str | None:
+    """What is wrong with the amount a bid line starts with, when it is not written in plain
+    digits (``1e3 DP: A Hol H``); None otherwise (plain amounts are judged with the bid).
+
+    Without this the amount would be read up to its first non-digit ("1") and the rest taken
+    for the order ("e3 DP: A Hol H"), and the player told about an order they did not write.
+    """
+    match = _BID_AMOUNT.match(line)
+    if match is None or _PLAIN_AMOUNT.fullmatch(match["amount"]):
+        return None
+    return (f"{line.strip()}: the amount {match['amount']!r} is not a whole number of DP; "
+            f"write it in digits, like \"3 DP: {match['order'] or 'A Hol H'}\"")
+
+
 def check_bid_list(game: Game, phase: PhaseRow, power: str,
                    bids: Sequence[str | dict[str, Any]]) -> tuple[list[str], int, int]:
     """The problems with ``power``'s bids (overspending included), the DP they allocate and
@@ -648,12 +684,18 @@ def check_bid_list(game: Game, phase: PhaseRow, power: str,
     position = position_of(phase)
     if not isinstance(variant, DPVariant) or not position.phase.is_movement:
         return [], 0, 0
+    amounts = {i: bid_amount_problem(b) for i, b in enumerate(bids) if isinstance(b, str)}
     try:
-        problems = variant.check_bids(position, power, bids)
+        # a bid whose amount is unreadable is void: its problem is the amount, said above
+        problems = [p for p in amounts.values() if p is not None]
+        problems += variant.check_bids(position, power,
+                                       [b for i, b in enumerate(bids) if amounts.get(i) is None])
         parsed = [to_bid(power, b) for b in bids]
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
-    _judged, spent, allotment, _why = judge_power_bids(variant, position, power, parsed)
+    _judged, spent, allotment, why = judge_power_bids(variant, position, power, parsed)
+    if why and why not in problems:
+        problems.append(why)
     return problems, spent, allotment
 
 
@@ -813,9 +855,36 @@ def _gm_lock(session: Session, viewer: Viewer) -> Game:
     return lock_game(session, viewer.game.id, exclusive=True)
 
 
+def _ensure_named_phase(session: Session, game: Game, action: str,
+                        phase_code: str | None) -> None:
+    """``process`` and ``extend`` act on one phase: the request must name the phase being
+    played, and is refused once that phase has been adjudicated (a "process" sent just
+    after everyone got ready must not adjudicate the next phase, with nobody's orders in
+    it, nor an "extend" lengthen the next phase's deadline)."""
+    phase = current_phase(session, game)
+    if not phase_code or not phase_code.strip():
+        raise Invalid(f'say which phase to {action}: send "phase" with the phase being played '
+                      f"({phase.code})")
+    try:
+        wanted = Phase.parse(phase_code).code
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    if wanted == phase.code:
+        return
+    over = session.scalars(select(PhaseRow.id).where(
+        PhaseRow.game_id == game.id, PhaseRow.code == wanted, PhaseRow.index < phase.index,
+    )).first() is not None
+    why = "has been adjudicated" if over else "is not the phase being played"
+    raise Conflict(f"{wanted} {why}: the phase being played is {phase.code}, so nothing "
+                   f"was done; {action} {phase.code} if that is what you mean")
+
+
 def control(
-    session: Session, *, viewer: Viewer, action: str, minutes: int | None, now: datetime
+    session: Session, *, viewer: Viewer, action: str, minutes: int | None, now: datetime,
+    phase_code: str | None = None,
 ) -> Game:
+    """A gamemaster's action. ``process`` and ``extend`` act on one phase, which
+    ``phase_code`` must name: the phase being played (Conflict if it is over)."""
     game = _gm_lock(session, viewer)
     if action not in CONTROLS:
         raise Invalid(f"unknown action {action!r}; the actions are {', '.join(CONTROLS)}")
@@ -839,9 +908,20 @@ def control(
             game.deadline = now + timedelta(seconds=max(game.paused_remaining, 60))
         game.paused_remaining = None
         log(session, game.id, now, "resumed", "the gamemaster resumed the game")
+        # Ready marks given while paused asked for nothing: the last of them may be in.
+        session.flush()
+        _request_if_all_ready(session, game, current_phase(session, game))
     elif action == "extend":
         if not minutes or minutes <= 0:
             raise Invalid("say by how many minutes to extend the deadline (a positive number)")
+        _ensure_named_phase(session, game, action, phase_code)
+        untimed = (game.paused_remaining is None if game.status == "paused"
+                   else game.deadline is None)
+        if untimed:
+            # Giving it a deadline would change how the game is played (it would be
+            # adjudicated then, ready or not): that is not what "extend" says.
+            raise Conflict("this phase has no deadline to extend: it waits until every power "
+                           "is ready or you process it")
         if game.status == "paused":
             game.paused_remaining = (game.paused_remaining or 0) + minutes * 60
         else:
@@ -850,6 +930,7 @@ def control(
     elif action == "process":
         if game.status == "paused":
             raise Conflict("the game is paused; resume it first")
+        _ensure_named_phase(session, game, action, phase_code)
         game.process_requested = True
         game.retry_at = None
         log(session, game.id, now, "process", "the gamemaster asked to adjudicate now")
@@ -877,6 +958,8 @@ def send_message(
     game = lock_game(session, viewer.game.id)
     if viewer.power is not None and not viewer.is_gm:
         _own_power(game, viewer)
+    if game.status == "finished":
+        raise Conflict("the game is over: no more messages are taken")
     sender = GM if viewer.is_gm and viewer.power is None else viewer.power
     assert sender is not None
     if not body.strip():

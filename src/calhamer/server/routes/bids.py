@@ -11,14 +11,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Response
+from fastapi import APIRouter, Form, Request, Response
 from sqlalchemy.orm import Session
 
 from calhamer.position import Phase
 from calhamer.server import service
-from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
+from calhamer.server.deps import (
+    ApiViewer,
+    Csrf,
+    Now,
+    PageDep,
+    PageViewer,
+    SessionDep,
+    SettingsDep,
+)
 from calhamer.server.models import BidSet, PhaseRow
 from calhamer.server.pages import redirect
+from calhamer.server.routes.orders import typed_back
 from calhamer.server.schemas import BidsIn, BidsOut, TallyOut
 from calhamer.server.views import Viewer
 
@@ -102,14 +111,21 @@ def api_tally(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, An
 
 
 @pages.post("/games/{game_id}/bids")
-def save(viewer: PageViewer, _: Csrf, session: SessionDep, now: Now, settings: SettingsDep,
-         phase: Annotated[str, Form(max_length=12)] = "",
+def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
+         now: Now, settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
          bids: Annotated[str, Form()] = "") -> Response:
-    lines = bids.replace("\x00", "").splitlines()
-    if len(lines) > settings.max_order_lines:
-        raise service.Invalid(f"at most {settings.max_order_lines} bid lines are taken at once")
-    if any(len(line) > 500 for line in lines):
-        raise service.Invalid("a bid line is longer than 500 characters")
-    service.save_bids(session, viewer=viewer, phase_code=phase, bids=list(lines), now=now)
+    try:
+        lines = bids.replace("\x00", "").splitlines()
+        if len(lines) > settings.max_order_lines:
+            raise service.Invalid(
+                f"at most {settings.max_order_lines} bid lines are taken at once")
+        if any(len(line) > 500 for line in lines):
+            raise service.Invalid("a bid line is longer than 500 characters")
+        service.save_bids(session, viewer=viewer, phase_code=phase, bids=list(lines), now=now)
+    except (service.Invalid, service.Conflict):
+        request.state.typed = typed_back(
+            session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/bids",
+            name="bids", label="Your bids", text=bids, button="Save bids")
+        raise
     session.commit()
     return redirect(f"/games/{viewer.game.id}?bids_saved={phase}#bids")

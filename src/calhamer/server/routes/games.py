@@ -97,10 +97,13 @@ def api_admin(viewer: ApiViewer, session: SessionDep, request: Request,
 
 
 @api.post("/{game_id}/control", response_model=GameGMOut,
-          summary="Gamemaster: pause, resume, extend, process now, end")
+          summary="Gamemaster: pause, resume, extend, process now, end",
+          description="`process` and `extend` act on one phase: `phase` must name the phase "
+          "being played (409 when it has been adjudicated meanwhile; nothing is done).")
 def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request: Request,
                 now: Now, settings: SettingsDep) -> GameGMOut:
-    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now)
+    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
+                    phase_code=body.phase)
     session.commit()
     _wake_worker(request)
     return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
@@ -194,16 +197,18 @@ def _units_of(position: Position, power: str) -> list[str]:
 
 @pages.post("/games/{game_id}/control")
 def control(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, now: Now,
-            action: Annotated[str, Form()] = "",
+            action: Annotated[str, Form()] = "", phase: Annotated[str, Form()] = "",
             minutes: Annotated[str, Form()] = "") -> Response:
     try:
-        body = ControlIn.model_validate({"action": action, "minutes": minutes.strip() or None})
+        body = ControlIn.model_validate({"action": action, "minutes": minutes.strip() or None,
+                                         "phase": phase[:12] or None})
     except ValidationError:
         raise service.Invalid(
             f"choose one of {', '.join(service.CONTROLS)}, and a whole number of minutes "
             "from 1 to 86400"
         ) from None
-    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now)
+    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
+                    phase_code=body.phase)
     session.commit()
     _wake_worker(request)
     return redirect(f"/games/{viewer.game.id}")

@@ -9,8 +9,16 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from calhamer.server import present, service
-from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
-from calhamer.server.pages import redirect
+from calhamer.server.deps import (
+    ApiViewer,
+    Csrf,
+    Now,
+    PageDep,
+    PageViewer,
+    SessionDep,
+    SettingsDep,
+)
+from calhamer.server.pages import Typed, redirect
 from calhamer.server.schemas import OrderCheckOut, OrderLine, OrdersIn, OrdersOut, ReadyIn
 from calhamer.server.views import Viewer
 
@@ -87,21 +95,49 @@ def api_ready(body: ReadyIn, viewer: ApiViewer, session: SessionDep, request: Re
 # -- pages ----------------------------------------------------------------------------------------
 
 
+def typed_back(session: Session, viewer: Viewer, csrf: str, given_phase: str, *, action: str,
+               name: str, label: str, text: str, button: str,
+               fields: tuple[tuple[str, str], ...] = (), phase_field: bool = True) -> Typed:
+    """A refused form's text, for the error page to give back, ready to be sent again for
+    the phase being played now (the page says so when that is not the one it was typed for)."""
+    game = viewer.game
+    phase = service.current_phase(session, game)
+    note = ""
+    if game.status == "finished":
+        note = "The game is over: keep a copy of this text if you need it."
+    elif given_phase.strip().upper() != phase.code:
+        note = (f"The phase being played is now {phase.code}: check this against it "
+                "before sending it again.")
+    return Typed(action=action, name=name, label=label, text=text.replace("\x00", ""),
+                 button=button,
+                 fields=(("csrf_token", csrf), *([("phase", phase.code)] if phase_field else []),
+                         *fields), note=note,
+                 retry=game.status != "finished")
+
+
 @pages.post("/games/{game_id}/orders")
-def save(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, now: Now,
-         settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
+def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
+         now: Now, settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
          orders: Annotated[str, Form()] = "",
          action: Annotated[str, Form()] = "save") -> Response:
-    lines = orders.replace("\x00", "").splitlines()
-    _too_many(lines, settings.max_order_lines)
-    if any(len(line) > 500 for line in lines):
-        raise service.Invalid("an order line is longer than 500 characters")
-    ready = {"ready": True, "unready": False}.get(action)
-    if action == "unready":
-        service.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
-    else:
-        service.save_orders(session, viewer=viewer, phase_code=phase, lines=lines, ready=ready,
-                            now=now)
+    try:
+        lines = orders.replace("\x00", "").splitlines()
+        _too_many(lines, settings.max_order_lines)
+        if any(len(line) > 500 for line in lines):
+            raise service.Invalid("an order line is longer than 500 characters")
+        ready = {"ready": True, "unready": False}.get(action)
+        if action == "unready":
+            service.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
+        else:
+            service.save_orders(session, viewer=viewer, phase_code=phase, lines=lines,
+                                ready=ready, now=now)
+    except (service.Invalid, service.Conflict):
+        # the error page gives the orders back (app.py), so nothing typed is lost
+        request.state.typed = typed_back(
+            session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/orders",
+            name="orders", label="Your orders", text=orders, button="Save orders",
+            fields=(("action", "save"),))
+        raise
     session.commit()
     _wake_if_requested(request, viewer)
     return redirect(f"/games/{viewer.game.id}?saved={phase}#orders")

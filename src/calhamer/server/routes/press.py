@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Response
+from fastapi import APIRouter, Form, Request, Response
 
 from calhamer.server import present, service
-from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep, SettingsDep
+from calhamer.server.deps import (
+    ApiViewer,
+    Csrf,
+    Now,
+    PageDep,
+    PageViewer,
+    SessionDep,
+    SettingsDep,
+)
 from calhamer.server.pages import redirect
+from calhamer.server.routes.orders import typed_back
 from calhamer.server.schemas import MessageIn, MessageOut
 
 api = APIRouter(prefix="/api/games/{game_id}/messages", tags=["press"])
@@ -30,13 +39,22 @@ def api_send(body: MessageIn, viewer: ApiViewer, session: SessionDep, now: Now) 
 
 
 @pages.post("/games/{game_id}/messages")
-def send(viewer: PageViewer, _: Csrf, session: SessionDep, now: Now, settings: SettingsDep,
-         body: Annotated[str, Form()] = "",
+def send(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
+         now: Now, settings: SettingsDep, body: Annotated[str, Form()] = "",
          to: Annotated[list[str] | None, Form()] = None) -> Response:
-    if len(body) > settings.max_message_chars:
-        raise service.Invalid(f"a message may be at most {settings.max_message_chars} characters")
     recipients = [t for t in (to or []) if t and t.upper() != "ALL"]
-    service.send_message(session, viewer=viewer, recipients=recipients,
-                         body=body.replace("\x00", ""), now=now)
+    try:
+        if len(body) > settings.max_message_chars:
+            raise service.Invalid(
+                f"a message may be at most {settings.max_message_chars} characters")
+        service.send_message(session, viewer=viewer, recipients=recipients,
+                             body=body.replace("\x00", ""), now=now)
+    except (service.Invalid, service.Conflict):
+        phase = service.current_phase(session, viewer.game).code
+        request.state.typed = typed_back(
+            session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/messages",
+            name="body", label="Your message", text=body, button="Send",
+            fields=tuple(("to", t) for t in recipients), phase_field=False)
+        raise
     session.commit()
     return redirect(f"/games/{viewer.game.id}#press")

@@ -94,7 +94,7 @@ def test_superiority_is_rock_paper_scissors() -> None:
 
 
 def test_initial_units_are_red_and_documents_show_colours() -> None:
-    start = Position.initial(M, variant="arpiesse")
+    start = Position.initial(M, variant=find_variant("arpiesse"))
     assert len(start.units) == 22
     assert {colour_of(u) for u in start.units.values()} == {RED}
     doc = position_to_json(start, "datc")
@@ -621,7 +621,7 @@ def test_summer_comes_between_spring_and_fall_only_with_the_option() -> None:
     assert outcome.next.phase.name == "Summer 1901 Exchange"
     assert position_to_json(outcome.next)["options"] == {"colour_exchange": True}
     assert find_variant("arpiesse-exchange").exchange_enabled(  # type: ignore[attr-defined]
-        Position.initial(M, variant="arpiesse-exchange"))
+        Position.initial(M, variant=find_variant("arpiesse-exchange")))
     with pytest.raises(PhaseError, match="unknown options"):
         board({}, options={"colour": True})
     with pytest.raises(PhaseError, match="true or false"):
@@ -739,7 +739,7 @@ def test_datc_with_every_unit_red(case) -> None:
         return ColouredUnit(unit.power, unit.type, unit.loc, RED)
 
     position = standard.replace(
-        variant="arpiesse",
+        variant=find_variant("arpiesse"),
         units={q: red(u) for q, u in standard.units.items()},
         dislodged=tuple(Dislodged(red(d.unit), d.attacker_from) for d in standard.dislodged),
     )
@@ -784,7 +784,7 @@ def coloured_battles(draw):
         unit_type, loc = draw(st.sampled_from(PLACES[q]))
         units[q] = ColouredUnit(draw(st.sampled_from(("AUSTRIA", "ITALY", "RUSSIA"))), unit_type,
                                 loc, draw(st.sampled_from((RED, PURPLE, SILVER))))
-    position = Position(M, Phase(1901, "S", "M"), units, {}, variant="arpiesse")
+    position = Position(M, Phase(1901, "S", "M"), units, {}, variant=find_variant("arpiesse"))
     moves = {}
     orders: dict[str, list] = {}
     for q, unit in units.items():
@@ -848,7 +848,7 @@ def test_colour_blind_boards_match_the_standard_game(battle) -> None:
     colour = position.units[next(iter(position.units))].colour
     same = position.replace(units={q: ColouredUnit(u.power, u.type, u.loc, colour)
                                    for q, u in position.units.items()})
-    plain = same.replace(variant="standard")
+    plain = same.replace(variant=find_variant("standard"))
     a, b = adjudicate(same, orders), adjudicate(plain, orders)
     assert a.moved == b.moved
     assert [d.unit.loc for d in a.dislodged] == [d.unit.loc for d in b.dislodged]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from calhamer import variants
 from calhamer.cli import main
 from calhamer.errors import PhaseError
 from calhamer.formats import outcome_to_json, position_from_json, position_to_json
@@ -26,7 +27,7 @@ from calhamer.phases import adjudicate, retreat_options
 from calhamer.position import Position
 from calhamer.report import phase_report
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
-from calhamer.variants import VARIANTS, dp, find_variant
+from calhamer.variants import dp, find_variant, register_variant
 from calhamer.variants.dp import DPVariant, check_bids, with_bids
 
 SOURCE = Path(__file__).resolve().parents[2] / "shared" / "sources" / "dp-common-ruleset.txt"
@@ -104,7 +105,7 @@ Minor Neutral Powers
 
 
 def example_start() -> Position:
-    return Position.initial("sub-saharan-excerpt", variant="sub-saharan-excerpt")
+    return Position.initial("sub-saharan-excerpt", variant=find_variant("sub-saharan-excerpt"))
 
 
 def example_outcome() -> PhaseOutcome:
@@ -374,7 +375,7 @@ def test_a_captured_minor_centre_is_not_rebuilt() -> None:
 def test_allotments_flat_and_per_centre_with_a_cap() -> None:
     variant = find_variant("standard-dp")
     assert isinstance(variant, DPVariant)
-    position = Position.initial("standard-dp", variant="standard-dp")
+    position = Position.initial("standard-dp", variant=find_variant("standard-dp"))
     assert variant.allotment(position, "RUSSIA") == 3  # 4 centres, capped at 3
     assert variant.allotment(position, "FRANCE") == 3
     assert variant.allotment(position, "BELGIUM") == 0  # minor powers do not bid
@@ -503,7 +504,7 @@ def test_a_minor_powers_own_default_order(tmp_path) -> None:
     )
     path = tmp_path / "excerpt-defaults.toml"
     path.write_text(text, encoding="utf-8")
-    position = Position.initial(load_map(str(path)), variant="sub-saharan-excerpt")
+    position = Position.initial(load_map(str(path)), variant=find_variant("sub-saharan-excerpt"))
     outcome = adjudicate(position, {})
     assert result(outcome, "KASONGO", "A KAS S A MWI").result == SUCCEEDS
     assert "A Kas S Mwi H" in dp.resulting_neutral_orders(outcome)
@@ -529,7 +530,10 @@ def test_only_chosen_order_kinds_may_be_bought(monkeypatch) -> None:
         aliases = ()
         buyable = frozenset({"hold", "support"})
 
-    monkeypatch.setattr("calhamer.variants.VARIANTS", [*VARIANTS, HoldAndSupport])
+    # Registered for this test only: the registry is restored afterwards.
+    monkeypatch.setattr(variants, "_REGISTERED", dict(variants._REGISTERED))
+    monkeypatch.setattr(variants, "_FOUND", {})
+    register_variant(HoldAndSupport)
     position = board(FRANCE_3, variant="dp-hold-support")
     problems = check_bids(position, "FRANCE", ["1 DP: A Bel - Pic", "1 DP: A Hol S A Bel"])
     assert len(problems) == 1 and "only hold and support orders" in problems[0]
@@ -615,7 +619,7 @@ def test_standard_dp_map() -> None:
     m = load_map("standard-dp")
     assert m.power_codes == load_map("standard").power_codes  # minor powers are not players
     assert len(m.minor_powers) == 12
-    start = Position.initial(m, variant="standard-dp")
+    start = Position.initial(m, variant=find_variant("standard-dp"))
     neutral = dp.neutral_units(start)
     assert sorted(m.provinces[p].code for p in neutral) == sorted(
         ["BEL", "BUL", "DEN", "GRE", "HOL", "NWY", "POR", "RUM", "SER", "SPA", "SWE", "TUN"]

@@ -17,6 +17,7 @@ from calhamer.position import Unit
 from calhamer.render import View, geometry_for, render_svg
 from calhamer.render.geometry import Geometry
 from calhamer.render.svg import DEFAULT_COLORS, _mix
+from calhamer.variants import find_variant
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = Position.initial("standard")
@@ -212,7 +213,7 @@ class TestVariants:
     def test_a_units_own_colour_shows_as_a_badge(self):
         from calhamer.variants.arpiesse import PURPLE, ColouredUnit
 
-        position = Position.initial(variant="arpiesse")
+        position = Position.initial(variant=find_variant("arpiesse"))
         paris = position.map.loc("PAR")
         units = dict(position.units)
         units[paris] = ColouredUnit("FRANCE", units[paris].type, paris, colour=PURPLE)
@@ -258,7 +259,7 @@ class TestVariants:
 
     def test_superdiplomacy_draws_its_islands_and_switzerland(self):
         m = load_map("superdiplomacy")
-        position = Position.initial(m, variant="superdiplomacy")
+        position = Position.initial(m, variant=find_variant("superdiplomacy"))
         ids = by_id(parse(render_svg(position)))
         for code in ("ICE", "IRE", "COR", "SAR", "SIC", "CRE", "CYP", "SWI"):
             assert f"prov-{code}" in ids
@@ -301,7 +302,7 @@ class TestViews:
         from calhamer.views import power_view
 
         m = load_map("standard")
-        position = Position.initial(m, variant="kriegsplomacy")
+        position = Position.initial(m, variant=find_variant("kriegsplomacy"))
         outcome = adjudicate(position, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
         view = power_view(outcome, "FRANCE")
         svg = render_svg(view=view)

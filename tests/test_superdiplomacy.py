@@ -42,7 +42,7 @@ from datc_cases import all_cases
 
 M = load_map("superdiplomacy")
 VARIANT = find_variant("superdiplomacy")
-START = Position.initial(M, variant="superdiplomacy")
+START = Position.initial(M, variant=find_variant("superdiplomacy"))
 
 
 def code(p: int) -> str:

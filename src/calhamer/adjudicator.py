@@ -15,12 +15,15 @@ SUPPORT, CONVOY and the strengths) into methods that variants override:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from calhamer.map import FLEET, Map
 from calhamer.orders import Convoy, Hold, Move, Order, Support
-from calhamer.position import Position
 from calhamer.resolver import GuessResolver
 from calhamer.rules import ConvoyIntent, ParadoxRule, Rules
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
 
 EMPTY, HOLD, MOVE, SUPPORT, CONVOY = range(5)
 

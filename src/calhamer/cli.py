@@ -17,12 +17,11 @@ from typing import Any, NoReturn, TextIO
 from calhamer.errors import CalhamerError
 from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
 from calhamer.game import Game, check_orders, dumps_pretty, write_atomically
-from calhamer.map import load_map
 from calhamer.phases import adjudicate
 from calhamer.position import Position
 from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.rules import EDITIONS, find_rules
-from calhamer.variants import VARIANTS, find_variant
+from calhamer.variants import all_variants, find_variant
 from calhamer.views import gamemaster_view, power_view
 
 OK, BAD_ORDERS, USER_ERROR = 0, 1, 2
@@ -177,7 +176,7 @@ def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | N
 def cmd_new(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant)
     rules = find_rules(args.rules or variant.default_rules).name
-    start = Position.initial(load_map(variant.map_name), variant=variant.name)
+    start = Position.initial(variant=variant)
     print(_dumps(position_to_json(start, rules)))
     return OK
 
@@ -492,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     editions = ", ".join(EDITIONS)
-    variants = ", ".join(v.name for v in VARIANTS)
+    variants = ", ".join(v.name for v in all_variants())
 
     p = sub.add_parser("adjudicate", help="adjudicate a phase document",
                        description="Adjudicate a phase document and report each order's result.")

@@ -104,7 +104,7 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
         )
     extra = variant.read_extra(m, doc)
     position = Position(
-        m, phase, units, centers, tuple(dislodged), contested, variant=variant.name, extra=extra
+        m, phase, units, centers, tuple(dislodged), contested, variant=variant, extra=extra
     )
     problems = position.status()
     if problems:
@@ -128,7 +128,7 @@ def _str_list(value: object, where: str) -> list[str]:
 def position_to_json(position: Position, rules: str | None = None) -> dict[str, Any]:
     """A phase document for ``position`` (no orders)."""
     m = position.map
-    variant = find_variant(position.variant)
+    variant = position.variant
     format_unit = variant.format_unit
     units: dict[str, list[str]] = {}
     for province in sorted(position.units, key=lambda p: m.provinces[p].code):
@@ -137,7 +137,7 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     centers: dict[str, list[str]] = {}
     for province in sorted(position.centers, key=lambda p: m.provinces[p].code):
         centers.setdefault(position.centers[province], []).append(m.provinces[province].code)
-    doc: dict[str, Any] = {"variant": position.variant}
+    doc: dict[str, Any] = {"variant": variant.name}
     if rules:
         doc["rules"] = rules
     doc["phase"] = position.phase.code
@@ -179,7 +179,7 @@ def outcome_to_json(
         "phase": outcome.before.phase.code,
         "results": results,
         "dislodged": [
-            find_variant(outcome.before.variant).format_unit(m, d.unit) for d in outcome.dislodged
+            outcome.before.variant.format_unit(m, d.unit) for d in outcome.dislodged
         ],
         "next": position_to_json(outcome.next, rules),
     }
@@ -187,7 +187,7 @@ def outcome_to_json(
     if winner:
         doc["winner"] = winner
     if views is None:
-        views = bool(find_variant(outcome.before.variant).hidden_information)
+        views = bool(outcome.before.variant.hidden_information)
     if views:
         from calhamer.views import power_views
 

@@ -23,7 +23,6 @@ from typing import Any
 from calhamer import dice
 from calhamer.errors import CalhamerError
 from calhamer.formats import outcome_to_json, position_from_json, position_to_json
-from calhamer.map import load_map
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
@@ -149,7 +148,7 @@ class Game:
         """
         v = find_variant(variant)
         edition = find_rules(rules or v.default_rules).name
-        start = Position.initial(load_map(v.map_name), variant=v.name)
+        start = Position.initial(variant=v)
         start = v.prepare_phase(start, new_seed or dice.new_seed)
         record = _record(start, edition)
         return cls(v.name, edition, [record], new_seed)

@@ -12,7 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from calhamer.errors import (
     AmbiguousOrderError,
@@ -23,7 +23,10 @@ from calhamer.errors import (
 )
 from calhamer.map import Location, Map, Terrain, UnitType, normalize_name
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
-from calhamer.position import KIND_NAMES, Position, Unit
+from calhamer.pieces import KIND_NAMES, Unit
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
 
 # The longest order text read, in characters. The longest real orders (a convoy path written
 # out in full names, a power prefix) take about a hundred; anything longer is a paste gone

@@ -79,8 +79,6 @@ def possible_orders(
     retreats before the disband, builds before the waive). See the module's documentation
     for what is and is not listed.
     """
-    from calhamer.variants import find_variant
-
     m = position.map
     code = m.find_power(power) if power else None
     if code is None:
@@ -88,7 +86,7 @@ def possible_orders(
         raise CalhamerError(f"{power!r} is not a power of this game; the powers are {known}")
     if m.is_minor(code):
         return {}
-    variant = find_variant(position.variant)
+    variant = position.variant
     edition = variant.phase_rules(find_rules(rules))
     base = variant.known_position(position, code)
     stacks = _adjudicates_alone(variant)
@@ -118,9 +116,7 @@ def possible_order_texts(
 ) -> list[tuple[str, list[str]]]:
     """:func:`possible_orders` as an order page shows it: a heading for each unit (or centre)
     and the canonical text of each of its orders, in the variant's notation."""
-    from calhamer.variants import find_variant
-
-    variant = find_variant(position.variant)
+    variant = position.variant
     m = position.map
     code = m.find_power(power) or power
     base = variant.known_position(position, code) if not m.is_minor(code) else position

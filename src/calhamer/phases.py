@@ -26,22 +26,15 @@ from calhamer.adjudicator import (
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map, ProvinceId, Terrain
 from calhamer.orders import AnyOrder, Build, Disband, Hold, Order, Retreat, Waive
-from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.pieces import Dislodged, Phase, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, ParadoxRule, Rules, find_rules
 from calhamer.validation import Illegal, fleet_destination
 
 if TYPE_CHECKING:
-    from calhamer.variants import Variant
+    from calhamer.position import Position
 
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
-
-
-def _variant(position: Position) -> Variant:
-    """The variant whose hooks decide what differs from the standard game."""
-    from calhamer.variants import find_variant
-
-    return find_variant(position.variant)
 
 
 def adjudicate(
@@ -52,7 +45,7 @@ def adjudicate(
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
     """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
-    variant = _variant(position)
+    variant = position.variant
     rules = variant.phase_rules(find_rules(rules))
     own = variant.adjudicate(position, orders, rules)  # a variant's own way (Superdiplomacy)
     if own is not None:
@@ -81,7 +74,7 @@ class _Intake:
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[OrderResult, AnyOrder]] = []
-        self.variant = _variant(position)
+        self.variant = position.variant
         self.check = self.variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
@@ -301,7 +294,7 @@ class _Explainer:
         self.t: OrderTable = table
         self.r: MovementResolver = resolver
         self.dislodged_at: dict[int, int] = dislodged_at
-        self.variant = _variant(position)
+        self.variant = position.variant
 
     def unit_name(self, p: int) -> str:
         return self.variant.format_unit(self.m, self.position.units[p])
@@ -644,7 +637,7 @@ def _checked_build(position: Position, power: str, order: Build, units, rules: R
             loc = province_id
     else:
         loc = province_id
-    return _variant(position).built_unit(power, order, unit_type, loc)
+    return position.variant.built_unit(power, order, unit_type, loc)
 
 
 def civil_disorder_removals(
@@ -716,7 +709,7 @@ def update_centers(position: Position) -> dict[int, str]:
 
 def _advance(position: Position, rules: Rules) -> Position:
     """The next phase to play after ``position`` (whose own phase is finished)."""
-    variant = _variant(position)
+    variant = position.variant
     extra = variant.extra_after_phase(position)
     if extra is not position.extra:
         position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it

@@ -1,84 +1,23 @@
-"""Who stands where, who owns what, and which phase it is. Positions are immutable values."""
+"""Who stands where, who owns what, which phase it is, and by which variant's rules.
+
+Positions are immutable values. The pieces a position is made of (:class:`Phase`,
+:class:`Unit`, :class:`Dislodged`) live in :mod:`calhamer.pieces` and are re-exported here.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from calhamer import notation
 from calhamer.errors import PhaseError
 from calhamer.map import Location, Map, ProvinceId, UnitType, load_map
+from calhamer.pieces import KIND_NAMES, SEASON_NAMES, SEASONS, Dislodged, Phase, Unit
+from calhamer.variant import STANDARD, Variant
 
-SEASONS = ("S", "F", "W")
-SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer"}
-KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments", "X": "Exchange"}
-_PHASE_RE = re.compile(r"^([SFWU])(\d{1,5})([MRAX])$")
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Phase:
-    """A phase code such as ``S1901M``: season, year and kind (Movement, Retreats, Adjustments).
-
-    Variants may add seasons (``U`` for a summer phase) and kinds (``X`` for exchanges).
-    """
-
-    year: int
-    season: str
-    kind: str
-
-    @classmethod
-    def parse(cls, code: str) -> Phase:
-        m = _PHASE_RE.match(code.strip().upper())
-        if not m:
-            raise PhaseError(
-                f"{code!r} is not a phase code; write season, year and kind, like S1901M, "
-                "F1901R or W1901A"
-            )
-        return cls(int(m.group(2)), m.group(1), m.group(3))
-
-    @property
-    def code(self) -> str:
-        return f"{self.season}{self.year}{self.kind}"
-
-    @property
-    def name(self) -> str:
-        return f"{SEASON_NAMES.get(self.season, self.season)} {self.year} {KIND_NAMES[self.kind]}"
-
-    @property
-    def is_movement(self) -> bool:
-        return self.kind == "M"
-
-    @property
-    def is_retreat(self) -> bool:
-        return self.kind == "R"
-
-    @property
-    def is_adjustment(self) -> bool:
-        return self.kind == "A"
-
-    def __str__(self) -> str:
-        return self.code
-
-
-@dataclass(frozen=True, slots=True)
-class Unit:
-    power: str
-    type: UnitType
-    loc: Location
-
-    @property
-    def count(self) -> int:
-        """How many units this entry stands for: 1, or a Superdiplomacy stack's size."""
-        return 1
-
-
-@dataclass(frozen=True, slots=True)
-class Dislodged:
-    """A unit that must retreat, and what it may not retreat to."""
-
-    unit: Unit
-    attacker_from: ProvinceId | None
+__all__ = ["KIND_NAMES", "SEASONS", "SEASON_NAMES", "Dislodged", "Phase", "Position", "Unit",
+           "units_from_specs"]
 
 
 def _frozen(mapping: Mapping) -> Mapping:
@@ -101,7 +40,7 @@ class Position:
     centers: Mapping[ProvinceId, str]
     dislodged: tuple[Dislodged, ...] = ()
     contested: frozenset[ProvinceId] = frozenset()
-    variant: str = "standard"
+    variant: Variant = STANDARD
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
@@ -109,12 +48,11 @@ class Position:
         object.__setattr__(self, "centers", _frozen(self.centers))
 
     @classmethod
-    def initial(cls, m: Map | str = "standard", variant: str = "standard") -> Position:
-        """The starting position of a map (units as the variant reads them: Arpiesse's are red)."""
-        from calhamer.variants import find_variant
-
-        parse_unit = find_variant(variant).parse_unit
-        board = load_map(m) if isinstance(m, str) else m
+    def initial(cls, m: Map | str | None = None, variant: Variant = STANDARD) -> Position:
+        """The starting position of a variant (by default the standard game) on its map, or
+        on the map ``m``; units are read as the variant reads them (Arpiesse's are red)."""
+        parse_unit = variant.parse_unit
+        board = load_map(m if m is not None else variant.map_name) if not isinstance(m, Map) else m
         units: dict[ProvinceId, Unit] = {}
         for power, specs in board.start_units.items():
             for spec in specs:
@@ -214,8 +152,6 @@ def units_from_specs(
     ``parse_unit`` reads one unit (a variant's own reader, such as Arpiesse's colours).
     """
     if parse_unit is None:
-        from calhamer import notation
-
         parse_unit = notation.parse_unit
 
     units: dict[ProvinceId, Unit] = {}

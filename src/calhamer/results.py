@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from calhamer.orders import AnyOrder
-from calhamer.position import Dislodged, Position
+from calhamer.pieces import Dislodged
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"

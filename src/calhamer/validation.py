@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain
 from calhamer.orders import Convoy, Hold, Move, Order, Support
-from calhamer.position import Position
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
 
 
 class Illegal(Exception):

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
-from calhamer.position import Dislodged, Phase, Position
+from calhamer.pieces import Dislodged, Phase
 from calhamer.results import OrderResult, PhaseOutcome
 
 if TYPE_CHECKING:
     from calhamer.game import Game
-    from calhamer.variants import Variant
+    from calhamer.position import Position
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
 UNKNOWN = "unknown"
@@ -84,7 +84,7 @@ class PowerView:
         from calhamer.formats import position_to_json
 
         m = self.before.map
-        variant = _variant(self.before)
+        variant = self.before.variant
         order = [p for p in m.power_codes if p in self.results]
         order += sorted(p for p in self.results if p not in order)
         doc: dict[str, Any] = {
@@ -100,12 +100,6 @@ class PowerView:
             doc["centre_counts"] = dict(self.counts)
         doc["next"] = position_to_json(self.next, rules)
         return doc
-
-
-def _variant(position: Position) -> Variant:
-    from calhamer.variants import find_variant
-
-    return find_variant(position.variant)
 
 
 def _power_order(position: Position, keyed: Mapping[str, object]) -> list[str]:
@@ -145,12 +139,12 @@ def power_view(outcome: PhaseOutcome, power: str) -> PowerView:
     information reads the adjudicator's decisions from it); an outcome rebuilt from a game
     file has none, so use :func:`game_views` for recorded phases.
     """
-    return _variant(outcome.before).power_view(outcome, _power_code(outcome.before, power))
+    return outcome.before.variant.power_view(outcome, _power_code(outcome.before, power))
 
 
 def gamemaster_view(outcome: PhaseOutcome) -> PowerView:
     """The gamemaster's view: the whole truth, in the variant's notation."""
-    return _variant(outcome.before).power_view(outcome, None)
+    return outcome.before.variant.power_view(outcome, None)
 
 
 def viewers(outcome: PhaseOutcome) -> list[str]:
@@ -161,20 +155,20 @@ def viewers(outcome: PhaseOutcome) -> list[str]:
 
 def power_views(outcome: PhaseOutcome) -> dict[str, PowerView]:
     """Every power's view of an adjudicated phase, in the map's order of powers."""
-    variant = _variant(outcome.before)
+    variant = outcome.before.variant
     return {p: variant.power_view(outcome, p) for p in viewers(outcome)}
 
 
 def hides_information(position: Position) -> bool:
     """Whether the variant of ``position`` shows the powers less than the whole truth."""
-    return bool(_variant(position).hidden_information)
+    return bool(position.variant.hidden_information)
 
 
 def known_position(position: Position, power: str | None) -> Position:
     """What ``power`` knows of ``position`` before it is adjudicated (None: the truth)."""
     if power is None:
         return position
-    return _variant(position).known_position(position, _power_code(position, power))
+    return position.variant.known_position(position, _power_code(position, power))
 
 
 def is_known_position(position: Position) -> bool:

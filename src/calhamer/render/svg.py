@@ -305,7 +305,7 @@ class _Scene:
         self.seen = seen
         self.outcome = outcome
         self.s = geo.unit_scale
-        self.variant = _variant(position.variant)
+        self.variant = position.variant
         self.dislodged = self._dislodged()
         self.orders_drawn = 0
         self.powers_shown: set[str] = set()
@@ -894,15 +894,6 @@ def _safe(fn: Callable[[], list[int]]) -> list[int] | None:
         return fn()
     except (CalhamerError, KeyError, ValueError, IndexError):
         return None
-
-
-def _variant(name: str):
-    from calhamer.variants import find_variant
-
-    try:
-        return find_variant(name)
-    except CalhamerError:
-        return find_variant("standard")
 
 
 def unit_badge(variant: object, unit: Unit) -> str | None:

@@ -49,7 +49,7 @@ from calhamer.server.models import (
     User,
 )
 from calhamer.server.views import Viewer, sees_everything
-from calhamer.variants import VARIANTS, Variant, find_variant
+from calhamer.variants import Variant, all_variants, find_variant
 from calhamer.views import (
     PowerView,
     game_outcome,
@@ -146,7 +146,7 @@ def unservable_reason(variant: str) -> str | None:
 
 def servable_variants() -> list[tuple[str, str]]:
     """(name, title) of every variant the web judge can run."""
-    return [(v.name, v.title) for v in VARIANTS if unservable_reason(v.name) is None]
+    return [(v.name, v.title) for v in all_variants() if unservable_reason(v.name) is None]
 
 
 def variant_of(game: Game) -> Variant:

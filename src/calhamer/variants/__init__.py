@@ -1,258 +1,138 @@
-"""Variants: each a small subclass of :class:`Variant` overriding a few hooks.
+"""The variants by name: the registry that the edges use to turn a name into a variant.
 
-The standard game is the base class itself. A variant names its map file, its default rule
-edition, the resolver subclass that carries its adjudication hooks, and how it reads and
-writes its own fields of a phase document. :func:`find_variant` is the whole registry.
+A position carries its variant object (:class:`calhamer.variant.Variant` or a subclass), so
+the core never looks a variant up. Names appear only where a variant is chosen or written
+down (phase and game documents, the command line, the web judge), and those places call
+:func:`find_variant`.
 
-The hook methods below default to the standard game; the core calls them through
-``find_variant(position.variant)`` wherever a variant may differ: how units and orders are
-written and read (Arpiesse's colours), what a build creates, who wins a clash of retreats,
-which phase follows, and how a phase kind the core does not know is adjudicated; where the
-orders of units no player commands come from, whether a dislodged unit may retreat, which
-variant fields outlive a phase, and how results are laid out in a report (the DP variants).
+The variants shipped with calhamer are listed here by name and loaded on first use, so that
+``import calhamer`` and a standard game load none of them. Variants from other packages
+register through the ``calhamer.variants`` entry-point group: the entry point's name is the
+variant's name and its value the class (``my_package.module:MyVariant``). Code may also call
+:func:`register_variant` with a class.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from importlib import import_module, metadata
 
-from calhamer import notation, validation
-from calhamer.adjudicator import MovementResolver
-from calhamer.errors import CalhamerError, PhaseError
+from calhamer.errors import CalhamerError
+from calhamer.variant import STANDARD, Variant
 
-if TYPE_CHECKING:
-    from calhamer.map import Location, Map, UnitType
-    from calhamer.notation import ParsedOrder
-    from calhamer.orders import AnyOrder, Build, Order
-    from calhamer.position import Dislodged, Position, Unit
-    from calhamer.results import PhaseOutcome
-    from calhamer.rules import Rules
-    from calhamer.views import PowerView
+__all__ = ["ENTRY_POINT_GROUP", "Variant", "all_variants", "find_variant", "register_variant",
+           "variant_names"]
 
+ENTRY_POINT_GROUP = "calhamer.variants"
 
-class Variant:
-    """The standard game. Subclasses override class attributes and hook methods."""
+# The variants shipped with calhamer: their names and aliases, and where each class lives.
+# (A test checks this table against the classes' own ``name`` and ``aliases``.)
+BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "standard": ("calhamer.variant:Variant", ("classic", "standard-diplomacy")),
+    "arpiesse": ("calhamer.variants.arpiesse:Arpiesse", ("rps", "arpiesse-diplomacy")),
+    "arpiesse-exchange": ("calhamer.variants.arpiesse:ArpiesseExchange", ("arpiesse-summer",)),
+    "standard-dp": ("calhamer.variants.dp:DPVariant", ("dp", "standard-diplomacy-points")),
+    "sub-saharan-excerpt": ("calhamer.variants.dp:SubSaharanExcerpt",
+                            ("sub-saharan-dp-example",)),
+    "kriegsplomacy": ("calhamer.variants.kriegsplomacy:Kriegsplomacy",
+                      ("krieg", "kriegsplomacy-rd07", "rd07")),
+    "superdiplomacy": ("calhamer.variants.superdiplomacy:Superdiplomacy",
+                       ("super", "super-diplomacy", "superdip")),
+}
 
-    name: ClassVar[str] = "standard"
-    aliases: ClassVar[tuple[str, ...]] = ("classic", "standard-diplomacy")
-    title: ClassVar[str] = "Standard Diplomacy"
-    map_name: ClassVar[str] = "standard"
-    default_rules: ClassVar[str] = "datc"
-    resolver_class: ClassVar[type[MovementResolver]] = MovementResolver
-    takes_bids: ClassVar[bool] = False  # DP variants: players bid for neutral units' orders
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        """Variant fields of a phase document, kept in ``Position.extra``."""
-        return {}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        """Add the variant's fields of ``position`` to a phase document."""
-
-    # -- notation: units and orders as text ----------------------------------------------------
-
-    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
-        """A unit as written in a phase document or a map's start (``A PAR``)."""
-        return notation.parse_unit(m, spec, power)
-
-    def format_unit(self, m: Map, unit: Unit) -> str:
-        """A unit as shown in documents and reports (``F STP/SC``)."""
-        return notation.format_unit(m, unit)
-
-    def parse_order(
-        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
-    ) -> ParsedOrder:
-        """Read one order of a phase of kind ``phase_kind`` (raises ``OrderError``)."""
-        return notation.parse_order(m, text, phase_kind=phase_kind, position=position, power=power)
-
-    def format_order(self, position: Position, order: AnyOrder) -> str:
-        """The canonical text of an order given in ``position`` (``F ADR S A VEN - TRI``)."""
-        return notation.format_order(position.map, order)
-
-    # -- hidden information (Kriegsplomacy); the defaults show everyone everything ----------
-
-    # Whether powers see less than the whole truth (phase JSON then carries each power's view).
-    hidden_information: ClassVar[bool] = False
-    # Whether a retreat to an adjacent place the unit may not enter (occupied, the attacker's
-    # origin, a standoff) is a legal order that fails and disbands the unit, rather than an
-    # illegal one (which disbands it too, but says why).
-    blocked_retreat_fails: ClassVar[bool] = False
-
-    def phase_rules(self, rules: Rules) -> Rules:
-        """The edition as this variant plays it (a variant may fix some of its options)."""
-        return rules
-
-    def known_position(self, position: Position, power: str) -> Position:
-        """What ``power`` knows of ``position`` before adjudication: all of it by default."""
-        return position
-
-    # The order as the resolver should see it; raises ``validation.Illegal``. A subclass
-    # overrides it with a method ``(self, position, power, order)``; the standard game binds
-    # the checker itself, because this runs once for every order of every phase.
-    check_movement_order = staticmethod(validation.check_movement_order)
-
-    def no_unit_message(
-        self, position: Position, power: str | None, province: int, *, dislodged: bool = False
-    ) -> str:
-        """Why ``power`` may not order the (dislodged) unit in ``province``: it has none there."""
-        m = position.map
-        where = m.describe(province)
-        if dislodged:
-            if any(m.province_of(d.unit.loc) == province for d in position.dislodged):
-                return f"the dislodged unit in {where} is not yours"
-            return f"no dislodged unit in {where} has to retreat"
-        if province in position.units:
-            return f"the unit in {where} is not yours"
-        return f"there is no unit in {where}"
-
-    def finish_outcome(self, outcome: PhaseOutcome, rules: Rules) -> PhaseOutcome:
-        """A last look at an adjudicated phase (a variant may note facts in ``next.extra``)."""
-        return outcome
-
-    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
-        """What ``power`` may see of ``outcome`` (None: the gamemaster): here, everything."""
-        from calhamer.views import full_view
-
-        return full_view(outcome, power)
-
-    # -- phases -------------------------------------------------------------------------------
-
-    def built_unit(self, power: str, order: Build, unit_type: UnitType, loc: Location) -> Unit:
-        """The unit a legal build order creates (``unit_type`` and ``loc`` already settled)."""
-        from calhamer.position import Unit
-
-        return Unit(power, unit_type, loc)
-
-    def retreat_clash_winner(self, units: Sequence[Unit]) -> int | None:
-        """Which of several units retreating to one place gets there (an index), if any.
-
-        In the standard game none does: they are all disbanded.
-        """
-        return None
-
-    def next_phase(self, position: Position, rules: Rules) -> Position | None:
-        """The phase after ``position`` (whose own phase is over), or None for the usual one."""
-        return None
-
-    def adjudicate_phase(
-        self, position: Position, orders: Mapping[str, Any], rules: Rules
-    ) -> PhaseOutcome:
-        """Adjudicate a phase kind the core does not know (not movement, retreats or winter)."""
-        raise PhaseError(f"the {self.title} variant has no phase of kind {position.phase.kind!r}")
-
-    def unit_orders(
-        self, position: Position, given: Mapping[int, Order], rules: Rules
-    ) -> Mapping[str, Sequence[AnyOrder | str]]:
-        """Where orders for units no player commands come from: extra orders, by power.
-
-        Called before a movement or adjustment phase is adjudicated. ``given`` holds the
-        players' legal orders by the province of their unit (movement phases; empty in winter).
-        The orders returned are read and checked like any other; in a movement phase they
-        replace whatever was given for the same unit. The standard game adds none; the DP
-        variants give each neutral unit the order its bids bought, and rebuild minor powers'
-        units in winter.
-        """
-        return {}
-
-    def may_retreat(self, position: Position, unit: Unit) -> bool:
-        """Whether a dislodged ``unit`` may retreat; if not, it is destroyed at once.
-
-        Every unit may in the standard game; a DP variant's stationary neutral units may not.
-        """
-        return True
-
-    def extra_after_phase(self, position: Position) -> Mapping[str, object]:
-        """The variant fields of ``position`` (``Position.extra``) that outlive its phase.
-
-        All of them by default; a variant drops the inputs of one phase here (DP bids), so
-        that they are neither used again nor written into the next phase's document.
-        """
-        return position.extra
-
-    def report_blocks(
-        self, outcome: PhaseOutcome, powers: Sequence[str] | None
-    ) -> list[str] | None:
-        """The text report's lines for the results of ``outcome``; None for the usual blocks
-        (one block per power, see :func:`calhamer.report.phase_report`)."""
-        return None
-
-    def check_bids(
-        self, position: Position, power: str, bids: Sequence[Mapping[str, object] | str]
-    ) -> list[str]:
-        """Problems with ``power``'s bids (``{"order": ..., "dp": ...}``) for this phase."""
-        return [f"{self.title} has no bids: only DP variants take them"]
-
-    # -- variants that adjudicate in their own way (Superdiplomacy's stacks and dice) -------
-
-    def adjudicate(
-        self, position: Position, orders: Mapping[str, Any], rules: Rules
-    ) -> PhaseOutcome | None:
-        """Adjudicate ``position``'s phase entirely in the variant's own way, or None (the
-        default) to let the core do it. Superdiplomacy's stacks take over every phase here."""
-        return None
-
-    def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
-        """A phase about to be played, made ready by the game keeping it: a variant that
-        throws dice draws a secret seed with ``new_seed`` and publishes its commitment."""
-        return position
-
-    def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
-        """Where the dislodged ``entry`` may retreat, as reports list it."""
-        from calhamer.phases import retreat_options
-
-        return retreat_options(position, entry)
-
-    def report_notes(self, outcome: PhaseOutcome) -> list[str]:
-        """Lines a phase report adds after the results (Superdiplomacy: battles and dice)."""
-        return []
-
-    def position_notes(self, position: Position) -> list[str]:
-        """Lines shown with a position's summary (Superdiplomacy: the dice commitment)."""
-        return []
-
-    def unit_badge(self, unit: Unit) -> str | None:
-        """A CSS colour the renderer marks a unit with, besides its power's (Arpiesse)."""
-        return None
+_LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance
+_REGISTERED: dict[str, type[Variant]] = {}  # classes given to register_variant, by name
+_FOUND: dict[str, Variant] = {}  # name as asked -> variant (a cache for the edges)
 
 
-VARIANTS: list[type[Variant]] = [Variant]
-_INSTANCES: dict[type[Variant], Variant] = {}
-_FOUND: dict[str, Variant] = {}  # name as asked -> variant (asked for every phase)
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    return {ep.name.lower(): ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def find_variant(name: str) -> Variant:
+def variant_names() -> list[str]:
+    """The names of every variant there is, without loading any of them."""
+    names = list(BUILT_IN)
+    names += [n for n in _REGISTERED if n not in names]
+    names += sorted(n for n in _entry_points() if n not in names)
+    return names
+
+
+def _instance(name: str, cls: type[Variant]) -> Variant:
+    found = _LOADED.get(name)
+    if found is None or type(found) is not cls:
+        found = _LOADED[name] = cls()
+    return found
+
+
+def _load_class(target: str, where: str) -> type[Variant]:
+    module_name, _, attr = target.partition(":")
+    try:
+        cls = getattr(import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise CalhamerError(f"the variant {where} could not be loaded: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Variant)):
+        raise CalhamerError(f"the variant {where} is not a subclass of calhamer's Variant")
+    return cls
+
+
+def _load(name: str) -> Variant:
+    if name in _LOADED:
+        return _LOADED[name]
+    if name in _REGISTERED:
+        return _instance(name, _REGISTERED[name])
+    if name in BUILT_IN:
+        return _instance(name, _load_class(BUILT_IN[name][0], repr(name)))
+    ep = _entry_points()[name]
+    cls = _load_class(ep.value, f"{name!r} (from the entry point {ep.value})")
+    return _instance(name, cls)
+
+
+def _name_for(key: str) -> str | None:
+    """The variant name that ``key`` (a name or an alias, lower case) stands for."""
+    if key in BUILT_IN or key in _REGISTERED:
+        return key
+    for name, (_, aliases) in BUILT_IN.items():
+        if key in aliases:
+            return name
+    for name, cls in _REGISTERED.items():
+        if key in cls.aliases:
+            return name
+    points = _entry_points()
+    if key in points:
+        return key
+    for name in points:  # an alias of a plugin variant: its class must be loaded to tell
+        if key in _load(name).aliases:
+            return name
+    return None
+
+
+def find_variant(name: str | Variant) -> Variant:
     """The variant called ``name`` or one of its aliases, case-insensitively.
 
-    Variants hold no state, so one instance of each is shared.
+    A variant object is returned as it is. Variants hold no state, so one instance of each is
+    shared.
     """
+    if isinstance(name, Variant):
+        return name
     found = _FOUND.get(name)
     if found is not None:
         return found
-    key = name.strip().lower()
-    for cls in VARIANTS:
-        if key == cls.name or key in cls.aliases:
-            instance = _INSTANCES.get(cls)
-            if instance is None:
-                instance = _INSTANCES[cls] = cls()
-            _FOUND[name] = instance
-            return instance
-    known = ", ".join(cls.name for cls in VARIANTS)
-    raise CalhamerError(f"there is no variant {name!r}; the variants are: {known}")
+    key = _name_for(name.strip().lower())
+    if key is None:
+        known = ", ".join(variant_names())
+        raise CalhamerError(f"there is no variant {name!r}; the variants are: {known}")
+    found = _FOUND[name] = _load(key)
+    return found
 
 
-# The built-in variants register themselves here (after the base class exists).
-from calhamer.variants.arpiesse import Arpiesse, ArpiesseExchange  # noqa: E402
+def all_variants() -> list[Variant]:
+    """Every variant, loaded (for listings: the command line's and the web judge's)."""
+    return [_load(name) for name in variant_names()]
 
-VARIANTS += [Arpiesse, ArpiesseExchange]
 
-from calhamer.variants.dp import DPVariant, SubSaharanExcerpt  # noqa: E402
-
-VARIANTS += [DPVariant, SubSaharanExcerpt]
-
-from calhamer.variants.kriegsplomacy import Kriegsplomacy  # noqa: E402
-
-VARIANTS += [Kriegsplomacy]
-
-from calhamer.variants.superdiplomacy import Superdiplomacy  # noqa: E402
-
-VARIANTS += [Superdiplomacy]
+def register_variant(cls: type[Variant]) -> Variant:
+    """Make ``cls`` findable by its ``name`` and ``aliases``; returns its instance."""
+    if not (isinstance(cls, type) and issubclass(cls, Variant)):
+        raise CalhamerError("only a subclass of calhamer's Variant can be registered")
+    _REGISTERED[cls.name] = cls
+    _FOUND.clear()
+    return _instance(cls.name, cls)

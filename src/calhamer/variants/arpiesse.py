@@ -40,7 +40,7 @@ from calhamer.orders import AnyOrder, Build, Convoy, Order, Support, Waive
 from calhamer.position import Phase, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
-from calhamer.variants import Variant
+from calhamer.variant import Variant
 
 RED, PURPLE, SILVER = 0, 1, 2
 COLOURS = (RED, PURPLE, SILVER)

@@ -41,7 +41,7 @@ from calhamer.position import Position, Unit
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal
-from calhamer.variants import Variant, find_variant
+from calhamer.variant import Variant
 
 BIDS = "bids"  # the key of the bids in a phase document and in ``Position.extra``
 ORDER_KINDS = ("hold", "move", "support", "convoy")
@@ -300,7 +300,7 @@ class Tally:
 
 
 def _dp_variant(position: Position) -> DPVariant:
-    variant = find_variant(position.variant)
+    variant = position.variant
     if not isinstance(variant, DPVariant):
         raise CalhamerError(f"{variant.title} has no Diplomacy Points")
     return variant

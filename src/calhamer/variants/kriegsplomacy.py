@@ -38,7 +38,7 @@ from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal, check_movement_order, sea_route_exists
-from calhamer.variants import Variant
+from calhamer.variant import Variant
 from calhamer.views import KNOWN_TOTALS, UNKNOWN, Note, PowerView, centre_totals
 
 # -- the spying orders (rule 5) --------------------------------------------------------------------

@@ -47,7 +47,7 @@ from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import PhaseOutcome
 from calhamer.rules import Rules
-from calhamer.variants import Variant
+from calhamer.variant import Variant
 from calhamer.views import Note, PowerView, full_view
 
 # Besides what the variant uses, the names the rest of calhamer and the tests have always

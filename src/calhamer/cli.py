@@ -15,8 +15,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NoReturn, TextIO
 
 from calhamer.errors import CalhamerError
-from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
-from calhamer.game import Game, check_orders, dumps_pretty, write_atomically
+from calhamer.formats import (
+    describe_error,
+    outcome_to_json,
+    position_from_json,
+    position_to_json,
+    view_to_json,
+)
+from calhamer.game import Game, check_orders, dumps_pretty, game_view, write_atomically
 from calhamer.phases import adjudicate
 from calhamer.position import Position
 from calhamer.report import phase_report, position_report, power_position_report
@@ -122,7 +128,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         # One power's view: only what the rules let that power know (calhamer.views).
         view = power_view(outcome, args.as_power)
         if args.json:
-            print(_dumps(view.to_json(rules)))
+            print(_dumps(view_to_json(view, rules)))
         else:
             sys.stdout.write(phase_report(view))
     elif args.json:
@@ -162,7 +168,7 @@ def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | N
             position, orders, rules = _read_phase(doc, rules_override)
             outcome = adjudicate(position, orders, rules)
             if as_power:
-                out = power_view(outcome, as_power).to_json(rules)
+                out = view_to_json(power_view(outcome, as_power), rules)
             else:
                 out = outcome_to_json(outcome, rules)
         except json.JSONDecodeError as exc:
@@ -358,7 +364,6 @@ def cmd_game_show(args: argparse.Namespace) -> int:
 
 def _game_show_as(args: argparse.Namespace) -> int:
     """What one power may know: its view of the current phase and of the last one played."""
-    from calhamer.views import game_view
 
     game = _load_game(args.file)
     current = game.current

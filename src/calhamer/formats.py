@@ -15,6 +15,7 @@ from calhamer.position import Dislodged, Phase, Position, units_from_specs
 from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
+from calhamer.views import PowerView, power_views
 
 KNOWN_KEYS = {
     "variant",
@@ -189,9 +190,7 @@ def outcome_to_json(
     if views is None:
         views = bool(outcome.before.variant.hidden_information)
     if views:
-        from calhamer.views import power_views
-
-        doc["views"] = {p: v.to_json(rules) for p, v in power_views(outcome).items()}
+        doc["views"] = {p: view_to_json(v, rules) for p, v in power_views(outcome).items()}
     return doc
 
 
@@ -202,3 +201,24 @@ def describe_error(exc: Exception) -> str:
     if isinstance(exc, KeyError):
         return f"missing field {exc}"
     return f"{type(exc).__name__}: {exc}"
+
+
+def view_to_json(view: PowerView, rules: str | None = None) -> dict[str, Any]:
+    """A power's view of a phase as a JSON object (the shape is in ``docs/formats.md``)."""
+    m = view.before.map
+    variant = view.before.variant
+    order = [p for p in m.power_codes if p in view.results]
+    order += sorted(p for p in view.results if p not in order)
+    doc: dict[str, Any] = {
+        "power": view.power,
+        "phase": view.before.phase.code,
+        "complete": view.complete,
+        "results": {p: [r.to_json() for r in view.results[p]] for p in order},
+        "dislodged": [variant.format_unit(m, d.unit) for d in view.dislodged],
+    }
+    if view.notes:
+        doc["notes"] = [n.to_json() for n in view.notes]
+    if view.counts is not None:
+        doc["centre_counts"] = dict(view.counts)
+    doc["next"] = position_to_json(view.next, rules)
+    return doc

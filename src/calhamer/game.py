@@ -15,19 +15,20 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from calhamer import dice
-from calhamer.errors import CalhamerError
-from calhamer.formats import outcome_to_json, position_from_json, position_to_json
+from calhamer.errors import CalhamerError, PhaseError
+from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.rules import Rules, find_rules
 from calhamer.variants import find_variant
+from calhamer.views import PowerView, power_view, power_views
 
 FORMAT = "calhamer-game/1"
 
@@ -461,8 +462,6 @@ def _position(doc: Mapping[str, Any]) -> Position:
         position, _orders, _rules = position_from_json({k: v for k, v in doc.items()
                                                         if k != "orders"})
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        from calhamer.formats import describe_error
-
         raise GameError(describe_error(exc)) from None
     return position
 
@@ -588,3 +587,41 @@ def _sync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# -- what each power may see of a recorded game -------------------------------------------------
+
+
+def game_outcome(game: Game, code: str | None = None) -> PhaseOutcome:
+    """Phase ``code`` of a game (default: the last one processed), adjudicated again.
+
+    Adjudication is deterministic, so this is the outcome the game recorded, with the
+    adjudicator's decisions that views are built from.
+    """
+    phases = game.phases
+    if code is None:
+        if len(phases) < 2:
+            raise PhaseError("no phase of this game has been processed yet")
+        code = phases[-2]
+    record = game.record(code)
+    if record.results is None:
+        raise PhaseError(f"phase {record.phase} has not been processed yet")
+    position, orders, rules = position_from_json(game.phase_document(record.phase))
+    lines = {p: [t for t in texts if is_order_line(t)] for p, texts in orders.items()}
+    return adjudicate(position, lines, rules)
+
+
+def game_view(game: Game, power: str, code: str | None = None) -> PowerView:
+    """``power``'s view of phase ``code`` of a game (default: the last one processed)."""
+    return power_view(game_outcome(game, code), power)
+
+
+def game_views(game: Game, code: str | None = None) -> dict[str, PowerView]:
+    """Every power's view of phase ``code`` of a game (default: the last one processed)."""
+    return power_views(game_outcome(game, code))
+
+
+def history_views(game: Game, power: str) -> Iterator[PowerView]:
+    """``power``'s view of every processed phase of a game, oldest first."""
+    for code in game.phases[:-1]:
+        yield game_view(game, power, code)

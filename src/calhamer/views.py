@@ -16,7 +16,7 @@ are read and checked against, so that no error message tells a player more than 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,6 @@ from calhamer.pieces import Dislodged, Phase
 from calhamer.results import OrderResult, PhaseOutcome
 
 if TYPE_CHECKING:
-    from calhamer.game import Game
     from calhamer.position import Position
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
@@ -78,28 +77,6 @@ class PowerView:
         if self.counts is not None:
             return {p: self.counts.get(p) for p in _power_order(self.before, self.counts)}
         return centre_totals(self.before)
-
-    def to_json(self, rules: str | None = None) -> dict[str, Any]:
-        """The view as a JSON object (the shape is in ``docs/formats.md``)."""
-        from calhamer.formats import position_to_json
-
-        m = self.before.map
-        variant = self.before.variant
-        order = [p for p in m.power_codes if p in self.results]
-        order += sorted(p for p in self.results if p not in order)
-        doc: dict[str, Any] = {
-            "power": self.power,
-            "phase": self.before.phase.code,
-            "complete": self.complete,
-            "results": {p: [r.to_json() for r in self.results[p]] for p in order},
-            "dislodged": [variant.format_unit(m, d.unit) for d in self.dislodged],
-        }
-        if self.notes:
-            doc["notes"] = [n.to_json() for n in self.notes]
-        if self.counts is not None:
-            doc["centre_counts"] = dict(self.counts)
-        doc["next"] = position_to_json(self.next, rules)
-        return doc
 
 
 def _power_order(position: Position, keyed: Mapping[str, object]) -> list[str]:
@@ -192,52 +169,3 @@ def centre_totals(position: Position) -> dict[str, int | None]:
 
 def _total(value: object) -> int | None:
     return value if isinstance(value, int) else None
-
-
-# -- recorded games -------------------------------------------------------------------------------
-
-
-def game_outcome(game: Game, code: str | None = None) -> PhaseOutcome:
-    """Phase ``code`` of a game (default: the last one processed), adjudicated again.
-
-    Adjudication is deterministic, so this is the outcome the game recorded, with the
-    adjudicator's decisions that views are built from.
-    """
-    from calhamer.errors import PhaseError
-    from calhamer.formats import position_from_json
-    from calhamer.phases import adjudicate
-
-    phases = game.phases
-    if code is None:
-        if len(phases) < 2:
-            raise PhaseError("no phase of this game has been processed yet")
-        code = phases[-2]
-    record = game.record(code)
-    if record.results is None:
-        raise PhaseError(f"phase {record.phase} has not been processed yet")
-    position, orders, rules = position_from_json(game.phase_document(record.phase))
-    return adjudicate(position, _order_lines(orders), rules)
-
-
-def _order_lines(orders: dict[str, list[str]]) -> dict[str, list[str]]:
-    return {
-        p: [t for t in lines if t.strip() and not t.lstrip().startswith("#")]
-        for p, lines in orders.items()
-    }
-
-
-def game_view(game: Game, power: str, code: str | None = None) -> PowerView:
-    """``power``'s view of phase ``code`` of a game (default: the last one processed)."""
-    return power_view(game_outcome(game, code), power)
-
-
-def game_views(game: Game, code: str | None = None) -> dict[str, PowerView]:
-    """Every power's view of phase ``code`` of a game (default: the last one processed)."""
-    return power_views(game_outcome(game, code))
-
-
-def history_views(game: Game, power: str) -> Iterable[PowerView]:
-    """``power``'s view of every processed phase of a game, oldest first."""
-    for code in game.phases[:-1]:
-        yield game_view(game, power, code)
-

@@ -10,10 +10,11 @@ import pytest
 
 import calhamer.game
 import calhamer.phases
+from calhamer.formats import view_to_json
+from calhamer.game import game_view
 from calhamer.render import render_svg
 from calhamer.report import phase_report
 from calhamer.server import service
-from calhamer.views import game_view
 from conftest import Judge
 
 BUILDS = {
@@ -52,7 +53,7 @@ def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
             view = game_view(service.library_game(session, row, phase), "FRANCE", code)
             expected[code] = (phase_report(view),
                               {p: [r.to_json() for r in e] for p, e in view.results.items()},
-                              view.to_json(row.rules), render_svg(view=view))
+                              view_to_json(view, row.rules), render_svg(view=view))
 
     urls = [f"/api/games/{gid}", f"/api/games/{gid}/phases/S1901M",
             f"/api/games/{gid}/phases/W1900A", f"/api/games/{gid}/phases/S1901M/document",

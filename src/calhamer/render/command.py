@@ -100,8 +100,8 @@ def _power(position: Any, text: str | None) -> str | None:
 
 def _from_game(doc: dict, args: argparse.Namespace) -> dict[str, Any]:
     from calhamer.formats import position_from_json
-    from calhamer.game import Game
-    from calhamer.views import game_outcome, known_position, power_view
+    from calhamer.game import Game, game_outcome
+    from calhamer.views import known_position, power_view
 
     game = Game.from_json(doc)
     record = game.record(args.phase)

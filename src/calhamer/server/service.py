@@ -30,9 +30,16 @@ from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
-from calhamer.formats import position_from_json, position_to_json
+from calhamer.formats import position_from_json, position_to_json, view_to_json
 from calhamer.game import Game as LibraryGame
-from calhamer.game import OrderCheck, PhaseRecord, check_orders, is_order_line
+from calhamer.game import (
+    OrderCheck,
+    PhaseRecord,
+    check_orders,
+    game_outcome,
+    game_view,
+    is_order_line,
+)
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.report import phase_report, position_report, power_position_report
@@ -52,8 +59,6 @@ from calhamer.server.views import Viewer, sees_everything
 from calhamer.variants import Variant, all_variants, find_variant
 from calhamer.views import (
     PowerView,
-    game_outcome,
-    game_view,
     gamemaster_view,
     known_position,
     power_view,
@@ -577,7 +582,7 @@ def view_entry(view: PowerView, rules: str) -> dict[str, Any]:
     return {
         "report": phase_report(view),
         "results": {p: [r.to_json() for r in entries] for p, entries in view.results.items()},
-        "view": view.to_json(rules),
+        "view": view_to_json(view, rules),
         "picture": render_svg(view=view),
     }
 

@@ -16,7 +16,7 @@ until the game is over. Every decision about what to show asks ``sees_all``, nev
 
 Where the variant hides information (Kriegsplomacy, :func:`sees_everything` is False for its
 players) a player is only ever shown the library's view for their power
-(:func:`calhamer.views.known_position` before adjudication, :func:`calhamer.views.game_view`
+(:func:`calhamer.views.known_position` before adjudication, :func:`calhamer.game.game_view`
 after), never the truth: their own orders only, before and after adjudication.
 """
 

@@ -149,3 +149,33 @@ def test_adjudication_uses_the_variant_the_position_carries() -> None:
     position = Position.initial(variant=krieg)
     outcome = adjudicate(position, {"FRANCE": ["A Par - Bur"]})
     assert outcome.next.variant is krieg
+
+
+def test_the_public_surface() -> None:
+    import calhamer
+
+    for name in ("Position", "Game", "adjudicate", "possible_orders", "find_variant",
+                 "power_view", "render_svg", "Variant"):
+        assert name in calhamer.__all__ and getattr(calhamer, name) is not None
+    game = calhamer.Game.new()
+    outcome_svg = calhamer.render_svg(game.current)
+    assert outcome_svg.lstrip().startswith("<")
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        calhamer.nothing  # noqa: B018
+
+
+def test_game_set_orders_takes_order_values() -> None:
+    from calhamer import ARMY, Game, Move
+    from calhamer.game import GameError
+
+    game = Game.new()
+    m = game.current.map
+    checks = game.set_orders("FRANCE", [Move(ARMY, m.loc("PAR"), m.loc("BUR")), "F Bre - Mao"])
+    assert [c.canonical for c in checks] == ["A PAR - BUR", "F BRE - MAO"]
+    assert all(c.ok for c in checks)
+    game.process()
+    record = game.record("S1901M")
+    assert record.orders["FRANCE"] == ["A PAR - BUR", "F Bre - Mao"]  # text kept verbatim
+    assert [r["result"] for r in record.results["FRANCE"]][:2] == ["succeeds", "succeeds"]
+    with pytest.raises(GameError, match="neither an order's text nor an Order value"):
+        game.set_orders("FRANCE", [42])  # type: ignore[list-item]

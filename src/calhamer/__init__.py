@@ -1,9 +1,17 @@
 """calhamer: a Diplomacy judge.
 
-The public surface: boards (:func:`load_map`), positions (:class:`Position`), orders and their
-notation (:func:`parse_order`, :func:`format_order`), rule editions (:func:`find_rules`), and
-adjudication (:func:`adjudicate`), which returns a :class:`PhaseOutcome`.
+The public surface: boards (:func:`load_map`), positions (:class:`Position`, which carries its
+:class:`Variant`), orders and their notation (:func:`parse_order`, :func:`format_order`), rule
+editions (:func:`find_rules`), adjudication (:func:`adjudicate`, which returns a
+:class:`PhaseOutcome`), every legal order (:func:`possible_orders`), what a power may see
+(:func:`power_view`), whole games (:class:`Game`), variants by name (:func:`find_variant`) and
+pictures (:func:`render_svg`).
+
+:class:`Game` and :func:`render_svg` are loaded on first use, so that ``import calhamer`` stays
+quick and a program that never draws loads no renderer.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import (
     AmbiguousOrderError,
@@ -16,11 +24,19 @@ from calhamer.errors import (
 )
 from calhamer.map import ARMY, FLEET, Map, UnitType, load_map
 from calhamer.notation import format_order, format_unit, parse_order, parse_orders
+from calhamer.options import possible_orders
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from calhamer.phases import adjudicate
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import EDITIONS, Rules, find_rules
+from calhamer.variant import Variant
+from calhamer.variants import find_variant
+from calhamer.views import power_view
+
+if TYPE_CHECKING:
+    from calhamer.game import Game
+    from calhamer.render.svg import render_svg
 
 __version__ = "0.1.0"
 
@@ -34,6 +50,7 @@ __all__ = [
     "Convoy",
     "Disband",
     "Dislodged",
+    "Game",
     "Hold",
     "IllegalOrderError",
     "InvalidOrderError",
@@ -52,12 +69,31 @@ __all__ = [
     "Support",
     "Unit",
     "UnitType",
+    "Variant",
     "Waive",
     "adjudicate",
     "find_rules",
+    "find_variant",
     "format_order",
     "format_unit",
     "load_map",
     "parse_order",
     "parse_orders",
+    "possible_orders",
+    "power_view",
+    "render_svg",
 ]
+
+_LAZY = {"Game": "calhamer.game", "render_svg": "calhamer.render.svg"}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the few public names that pull in more than the core on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'calhamer' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

@@ -23,6 +23,7 @@ from typing import Any
 from calhamer import dice
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
+from calhamer.orders import AnyOrder
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
@@ -315,8 +316,11 @@ class Game:
             name = self.current.map.power(winner).name
             raise GameError(f"the game is over: {name} has won")
 
-    def set_orders(self, power: str, lines: Iterable[str]) -> list[OrderCheck]:
+    def set_orders(self, power: str, lines: Iterable[str | AnyOrder]) -> list[OrderCheck]:
         """Replace ``power``'s orders for the current phase; return a check of each line.
+
+        Each item is an order's text or an :class:`~calhamer.orders.Order` value (stored as
+        its canonical text in the variant's notation).
 
         The lines are stored exactly as given (blank lines aside), bad ones included, so
         nothing a player submitted is lost; when the phase is processed an unreadable or
@@ -325,7 +329,7 @@ class Game:
         """
         self._check_not_over()
         code = self._power(power)
-        given = [part for line in lines for part in (str(line).splitlines() or [""])]
+        given = self._order_texts(lines)
         checks = check_orders(self.current, {code: given}, self.rules)[code]
         stored = [line for line in given if line.strip()]
         if stored:
@@ -333,6 +337,19 @@ class Game:
         else:
             self._records[-1].orders.pop(code, None)
         return checks
+
+    def _order_texts(self, items: Iterable[str | AnyOrder]) -> list[str]:
+        """Order values written out as text; text split into lines."""
+        position = self.current
+        texts: list[str] = []
+        for item in items:
+            if isinstance(item, str):
+                texts += item.splitlines() or [""]
+            elif isinstance(item, AnyOrder):
+                texts.append(position.variant.format_order(position, item))
+            else:
+                raise GameError(f"{item!r} is neither an order's text nor an Order value")
+        return texts
 
     @property
     def bids(self) -> dict[str, list[Any]]:

@@ -62,9 +62,12 @@ from calhamer.orders import (
     Support,
     Waive,
 )
+from calhamer.phases import adjudicate, buildable_centres
 from calhamer.position import Position, Unit
+from calhamer.results import INVALID, SUCCEEDS
 from calhamer.rules import Rules, find_rules
 from calhamer.validation import Illegal
+from calhamer.variant import Variant
 
 __all__ = ["possible_order_texts", "possible_orders"]
 
@@ -329,8 +332,6 @@ def _builds(m: Map, province: ProvinceId) -> list[AnyOrder]:
 
 
 def _adjustments(base: Position, power: str, rules: Rules) -> dict[Location, list[AnyOrder]]:
-    from calhamer.phases import buildable_centres
-
     m = base.map
     due = base.adjustments().get(power, 0)
     out: dict[Location, list[AnyOrder]] = {}
@@ -359,8 +360,6 @@ def _stack_adjustments(base: Position, power: str) -> dict[Location, list[AnyOrd
 
 def _adjudicates_alone(variant) -> bool:
     """Whether the variant adjudicates every phase in its own way (Superdiplomacy's stacks)."""
-    from calhamer.variants import Variant
-
     return type(variant).adjudicate is not Variant.adjudicate
 
 
@@ -369,9 +368,6 @@ def _tried(position: Position, power: str, rules: Rules,
            ) -> dict[Location, list[AnyOrder]]:
     """The candidates that, adjudicated alone, are not invalid (and, unless ``keep_failed``,
     succeed): for variants whose own adjudication has rules the core cannot check."""
-    from calhamer.phases import adjudicate
-    from calhamer.results import INVALID, SUCCEEDS
-
     out: dict[Location, list[AnyOrder]] = {}
     for loc, orders in candidates.items():
         kept = []

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
-from calhamer.views import PowerView
+from calhamer.views import PowerView, known_position
 
 WIDTH = 28
 
@@ -193,7 +193,6 @@ def power_position_report(position: Position, power: str) -> str:
     board in a variant that hides nothing, else only the power's own units and centres."""
     if not position.variant.hidden_information:
         return position_report(position)
-    from calhamer.views import known_position
 
     known = known_position(position, power)
     lines = [f"{position.phase.name} ({position.phase.code})", ""]

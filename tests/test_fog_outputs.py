@@ -22,9 +22,9 @@ import pytest
 
 from calhamer.cli import main
 from calhamer.formats import outcome_to_json
-from calhamer.game import Game
+from calhamer.game import Game, game_outcome
 from calhamer.report import phase_report, position_report, power_position_report
-from calhamer.views import game_outcome, gamemaster_view, known_position, power_views
+from calhamer.views import gamemaster_view, known_position, power_views
 
 KP = "kriegsplomacy"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")

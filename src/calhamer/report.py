@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
-from calhamer.views import PowerView, known_position
+from calhamer.views import PowerView, centre_totals, known_position
 
 WIDTH = 28
 
@@ -204,8 +204,6 @@ def power_position_report(position: Position, power: str) -> str:
 def totals_lines(position: Position) -> list[str]:
     """Every power's supply-centre total as the holder of ``position`` knows it (a power's
     known position: ``?`` for a total its rules do not tell it, never a 0 it cannot know)."""
-    from calhamer.views import centre_totals
-
     m = position.map
     totals = centre_totals(position)
     lines = ["Supply centre totals:"]

@@ -25,6 +25,7 @@ from calhamer.orders import AnyOrder, Build, Convoy, Disband, Hold, Move, Order,
 from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point, geometry_for
 from calhamer.results import FAILS, INVALID, PhaseOutcome
+from calhamer.views import centre_totals, is_known_position
 
 if TYPE_CHECKING:
     from calhamer.views import PowerView
@@ -107,8 +108,6 @@ def render_svg(
     :param geometry: the shapes to draw with; default the map's own (see
         :mod:`calhamer.render.geometry`).
     """
-    from calhamer.views import centre_totals, is_known_position
-
     counts: Mapping[str, int | None] | None = None
     power_view: PowerView | None = None
     if _is_power_view(view):

@@ -129,7 +129,7 @@ def test_superdiplomacy_builds_beyond_production_are_refused_by_the_check() -> N
 def start(name: str) -> Position:
     variant = find_variant(name)
     m = load_map(variant.map_name)
-    position = Position.initial(m, variant=variant.name)
+    position = Position.initial(m, variant=variant)
     if not position.units:  # a variant that starts by building (Kriegsplomacy): build armies
         builds = {power: [f"Build A {m.provinces[p].code}" for p in m.home_centers(power)]
                   for power in m.power_codes}
@@ -312,8 +312,8 @@ def adjustment_line(draw, position: Position, power: str) -> str:
     letter = draw(st.sampled_from("AF"))
     if m.provinces[where].terrain is not Terrain.COAST:
         letter = draw(st.sampled_from("AAF"))
-    count = f"{draw(st.integers(1, 3))}" if position.variant == "superdiplomacy" else ""
-    colour = draw(st.sampled_from(["", "Red ", "Purple "])) if "arpiesse" in position.variant \
+    count = f"{draw(st.integers(1, 3))}" if position.variant.name == "superdiplomacy" else ""
+    colour = draw(st.sampled_from(["", "Red ", "Purple "])) if "arpiesse" in position.variant.name \
         else ""
     return f"Build {colour}{count}{letter} {place_text(draw, m, where)}"
 

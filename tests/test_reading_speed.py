@@ -214,7 +214,7 @@ VARIANT_SHAPES: dict[str, tuple[str, Callable[[int], str], str]] = {
 def _variant_read(name: str, kind: str, text: str) -> str:
     variant = find_variant(name)
     m = load_map(variant.map_name)
-    position = Position.initial(m, variant=variant.name)
+    position = Position.initial(m, variant=variant)
     try:
         order = variant.parse_order(m, text, phase_kind=kind, position=position, power=None).order
     except OrderError as exc:
@@ -244,7 +244,7 @@ def test_variant_readers_read_long_orders_under_the_limit(
 def test_dp_bids_with_over_long_orders_are_void() -> None:
     variant = find_variant("standard-dp")
     m = load_map(variant.map_name)
-    position = Position.initial(m, variant=variant.name)
+    position = Position.initial(m, variant=variant)
     power = m.power_codes[0]
     long_order = "A " + "Par " * 8192
     for bid in (f"1 DP: {long_order}", {"order": long_order, "dp": 1},

@@ -451,3 +451,9 @@ def test_adjudicate_still_reads_an_ordinary_document(capsys, tmp_path) -> None:
     code, out, _ = run(capsys, "adjudicate", str(path), "--json")
     assert code == 0 and json.loads(out)["results"]["FRANCE"][0]["result"] == "succeeds"
     assert adjudicate(*position_from_json(doc)[:2]).next.phase.code == "F1901M"
+
+
+def test_updating_a_missing_game_makes_no_lock_file(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError), Game.update(tmp_path / "missing.json"):
+        pass
+    assert list(tmp_path.iterdir()) == []

@@ -220,6 +220,8 @@ class Game:
         holding the file's lock (:func:`locked`), so a change made meanwhile by another
         process waits rather than being overwritten. On an exception nothing is saved.
         """
+        if not os.path.isfile(path):
+            cls.load(path)  # the error of a missing file, before a lock file is made for it
         with locked(path):
             game = cls.load(path)
             yield game

@@ -428,19 +428,26 @@ def test_a_game_file_giving_a_centre_to_two_powers_is_refused(capsys, tmp_path) 
     game = Game.new()
     game.process()
     doc = json.loads(json.dumps(game.to_json()))
-    _two_owners(doc["phases"][0]["position"])  # a past phase: its position is read later
+    _two_owners(doc["phases"][0]["position"])  # a past phase: read when it is needed
     path = tmp_path / "game.json"
     path.write_text(json.dumps(doc))
-    with pytest.raises(GameError, match=r"S1901M.*London \(LON\)"):
-        Game.load(path)
-    for argv in (["game", "show", str(path)], ["verify", str(path)],
-                 ["game", "export", str(path), "--phase", "S1901M"]):
-        assert_user_error(*run(capsys, *argv), "London (LON)", "ENGLAND", "FRANCE")
+    with pytest.raises(GameError, match=r"S1901M.*London \(LON\).*ENGLAND.*FRANCE"):
+        Game.load(path).outcome("S1901M")
+    for argv in (["game", "show", str(path)], ["game", "show", str(path), "--as", "FRANCE"],
+                 ["game", "export", str(path), "--phase", "S1901M"],
+                 ["render", str(path), "--phase", "S1901M", "--orders"]):
+        assert_user_error(*run(capsys, *argv), "S1901M", "London (LON)", "ENGLAND", "FRANCE")
+    # verify reports a past phase it cannot read as one that does not come out as recorded.
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1 and "S1901M  MISMATCH" in out and "London (LON) is listed for both" in out
     doc = json.loads(json.dumps(game.to_json()))
-    _two_owners(doc["phases"][1]["position"])
+    _two_owners(doc["phases"][1]["position"])  # the current phase: read on loading
     path.write_text(json.dumps(doc))
-    assert_user_error(*run(capsys, "game", "show", str(path)), "F1901M", "London (LON)")
-    assert_user_error(*run(capsys, "render", str(path)), "F1901M", "London (LON)")
+    with pytest.raises(GameError, match=r"F1901M.*London \(LON\)"):
+        Game.load(path)
+    for argv in (["game", "show", str(path)], ["game", "export", str(path)],
+                 ["game", "process", str(path)], ["render", str(path)], ["verify", str(path)]):
+        assert_user_error(*run(capsys, *argv), "F1901M", "London (LON)", "ENGLAND", "FRANCE")
 
 
 def test_adjudicate_still_reads_an_ordinary_document(capsys, tmp_path) -> None:
@@ -457,3 +464,16 @@ def test_updating_a_missing_game_makes_no_lock_file(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError), Game.update(tmp_path / "missing.json"):
         pass
     assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_reports_a_seed_that_is_not_a_string(capsys, tmp_path: Path) -> None:
+    game = Game.new("superdiplomacy", new_seed=lambda: "seed")
+    for _ in range(4):
+        game.process()
+    doc = json.loads(json.dumps(game.to_json()))
+    assert len(doc["phases"]) > 3 and doc["phases"][2]["position"]["seed"] == "seed"
+    doc["phases"][2]["position"]["seed"] = {"not": "a seed"}  # a past phase's, not current
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1 and f"{doc['phases'][1]['phase']}  MISMATCH" in out

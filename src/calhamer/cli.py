@@ -365,19 +365,19 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         raise UserError("--phase goes with --as POWER (the gamemaster exports phases instead)")
     game = _load_game(args.file)
     position = game.current
-    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n")
-    sys.stdout.write(position_report(position))
+    last = game.outcome()  # before printing: a bad earlier phase is an error, not half a page
+    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n",
+             position_report(position)]
     if not game.winner:
         received = game.orders
         lines = [
             f"{_power_name(position, p)} ({len(received[p])})"
             for p in _in_map_order(position, received)
         ]
-        sys.stdout.write(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
-    last = game.outcome()
+        parts.append(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
     if last is not None:
-        sys.stdout.write("\n======\nLast phase\n\n")
-        sys.stdout.write(phase_report(last))
+        parts += ["\n======\nLast phase\n\n", phase_report(last)]
+    sys.stdout.write("".join(parts))
     return OK
 
 
@@ -392,18 +392,19 @@ def _game_show_as(args: argparse.Namespace) -> int:
         known = ", ".join(current.map.power_codes)
         raise UserError(f"{args.as_power!r} is not a power of this game; the powers are {known}")
     name = _power_name(current, power)
-    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
-                     f"as {name} sees it\n")
+    # Everything is worked out before anything is printed, so an error comes alone.
+    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
+             f"as {name} sees it\n"]
     if args.phase is None:
-        sys.stdout.write(power_position_report(current, power))
+        parts.append(power_position_report(current, power))
         if not game.winner:
             mine = game.orders.get(power, [])
-            sys.stdout.write(f"\nYour orders received: {len(mine)}\n")
+            parts.append(f"\nYour orders received: {len(mine)}\n")
     if args.phase is not None:
-        sys.stdout.write(phase_report(game_view(game, power, args.phase)))
+        parts.append(phase_report(game_view(game, power, args.phase)))
     elif len(game.phases) > 1:
-        sys.stdout.write("\n======\nLast phase\n\n")
-        sys.stdout.write(phase_report(game_view(game, power)))
+        parts += ["\n======\nLast phase\n\n", phase_report(game_view(game, power))]
+    sys.stdout.write("".join(parts))
     return OK
 
 

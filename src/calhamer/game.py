@@ -36,7 +36,7 @@ from calhamer.formats import (
     position_to_json,
     read_json,
 )
-from calhamer.map import load_map
+from calhamer.map import Map, load_map
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
@@ -185,14 +185,13 @@ class Game:
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
         game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
-        # Every phase is read now, so that a bad one is reported by name at once rather than
-        # as a failure of whatever command first looks at it.
+        game._current = _position(records[-1].position, _where(len(records) - 1, records[-1]))
+        # Every stored result is checked now, so that a bad one is reported with its phase
+        # rather than failing a report. Earlier positions are read when they are needed
+        # (by name too): ``verify`` must be able to report a tampered one as a mismatch.
         for index, record in enumerate(records):
-            position = _position(record.position, f"phase entry {index + 1} ({record.phase})")
             if record.results is not None:
-                _check_results(record.results, position, f"phase entry {index + 1} "
-                               f"({record.phase})")
-        game._current = _position(records[-1].position)
+                _check_results(record.results, game._current.map, _where(index, record))
         return game
 
     @classmethod
@@ -254,7 +253,8 @@ class Game:
     def current(self) -> Position:
         """The position of the phase being played now."""
         if self._current is None:
-            self._current = _position(self._records[-1].position)
+            self._current = _position(self._records[-1].position,
+                                      _where(len(self._records) - 1, self._records[-1]))
         return self._current
 
     @property
@@ -283,6 +283,11 @@ class Game:
         the judge reads them (comments and blank lines left out), so that adjudicating it
         reproduces the phase's results."""
         r = self.record(code)
+        index = self._records.index(r)
+        if index < len(self._records) - 1:  # (the current phase was read on loading)
+            # A bad position is refused here, naming its phase, rather than wherever the
+            # document is read.
+            _position(r.position, _where(index, r))
         doc = dict(r.position)
         if r.results is None:
             doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
@@ -298,7 +303,10 @@ class Game:
         bids if any (secret), and the orders by power."""
         r = self.record(code)
         doc = {**r.position, "bids": r.bids} if r.bids else r.position
-        position = self.current if doc is self._records[-1].position else _position(doc)
+        if doc is self._records[-1].position:
+            position = self.current
+        else:
+            position = _position(doc, _where(self._records.index(r), r))
         orders = {p: order_lines(lines) for p, lines in r.orders.items()}
         return position, orders
 
@@ -317,9 +325,9 @@ class Game:
             if self._records[index].results is None:
                 raise GameError(f"phase {self._records[index].phase} has not been processed yet")
         r, following = self._records[index], self._records[index + 1]
-        before = _position(r.position)
+        before = _position(r.position, _where(index, r))
         nxt = self.current if index + 1 == len(self._records) - 1 else _position(
-            following.position
+            following.position, _where(index + 1, following)
         )
         results = {
             power: [
@@ -443,7 +451,10 @@ class Game:
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
                 recorded_seed = following.get("seed")
-                nxt = variant.prepare_phase(outcome.next, _returns(recorded_seed or ""))
+                # A seed that is not a string cannot be the one drawn: the next phase then
+                # differs from the record, which is reported below.
+                seed = recorded_seed if isinstance(recorded_seed, str) else ""
+                nxt = variant.prepare_phase(outcome.next, _returns(seed))
                 expected = _record(nxt, self.rules).position
             except CalhamerError as exc:
                 checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
@@ -521,10 +532,14 @@ VERDICTS = (SUCCEEDS, FAILS, INVALID)
 RESULT_FIELDS = ("order", "canonical", "result", "reason")
 
 
-def _check_results(results: Mapping[str, Any], position: Position, where: str) -> None:
+def _where(index: int, record: PhaseRecord) -> str:
+    """How messages name a phase of a game file."""
+    return f"phase entry {index + 1} ({record.phase})"
+
+
+def _check_results(results: Mapping[str, Any], m: Map, where: str) -> None:
     """Refuse stored results that a report could not show: each power of the map maps to a
     list of results, each an object of strings with a known verdict."""
-    m = position.map
     for power, entries in results.items():
         if m.find_power(str(power)) != power:
             raise GameError(f"{where}: the results name {power!r}, which is not a power of "

@@ -205,10 +205,8 @@ class Game:
             raise GameError(str(exc)) from None
         try:
             return cls.from_json(doc)
-        except GameError as exc:
+        except CalhamerError as exc:  # each message names the phase entry where it has one
             raise GameError(f"{os.fspath(path)}: {exc}") from None
-        except CalhamerError as exc:
-            raise GameError(f"{os.fspath(path)}: the current phase is unreadable: {exc}") from None
 
     @classmethod
     @contextlib.contextmanager
@@ -636,8 +634,9 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     this lock, so one change waits for the other instead of undoing it. Readers need no
     lock: a save is atomic. The lock is advisory: ``flock`` on POSIX systems, byte locking
     (``msvcrt``) on Windows, both released by the system when the process ends, however it
-    ends. Raises ``OSError`` when the lock file cannot be opened, as when the directory is
-    missing or not writable (a save there would fail too).
+    ends; on a system with neither, a marker file created exclusively (:func:`_marker`).
+    Raises ``OSError`` when the lock file cannot be opened, as when the directory is missing
+    or not writable (a save there would fail too).
     """
     target = Path(path)
     lock_path = target.with_name(target.name + ".lock")

@@ -8,6 +8,7 @@ edition), which is reported as one line on stderr starting with ``calhamer:``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -20,9 +21,10 @@ from calhamer.formats import (
     outcome_to_json,
     position_from_json,
     position_to_json,
+    read_json,
     view_to_json,
 )
-from calhamer.game import Game, check_orders, dumps_pretty, game_view, write_atomically
+from calhamer.game import Game, check_orders, dumps_pretty, game_view, locked, write_atomically
 from calhamer.phases import adjudicate
 from calhamer.position import Position
 from calhamer.report import phase_report, position_report, power_position_report
@@ -75,17 +77,13 @@ def _read_text(source: str) -> str:
         return f.read()
 
 
-def _json_error(exc: json.JSONDecodeError, with_line: bool = True) -> str:
-    where = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
-    return f"not valid JSON: {exc.msg} ({where})"
-
-
 def _read_json(source: str) -> Any:
-    text = _read_text(source)
+    """The JSON document in ``source``: every command that reads one reads it here (game
+    files through :meth:`Game.load`, which uses the same :func:`read_json`)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{_name(source)} is {_json_error(exc)}") from None
+        return read_json(_read_text(source), _name(source))
+    except CalhamerError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _read_phase(doc: Any, rules_override: str | None) -> tuple[Position, dict[str, list[str]], str]:
@@ -164,15 +162,13 @@ def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | N
         if not line.strip():
             continue
         try:
-            doc = json.loads(line.rstrip("\r\n"))
+            doc = read_json(line.rstrip("\r\n"), with_line=False)
             position, orders, rules = _read_phase(doc, rules_override)
             outcome = adjudicate(position, orders, rules)
             if as_power:
                 out = view_to_json(power_view(outcome, as_power), rules)
             else:
                 out = outcome_to_json(outcome, rules)
-        except json.JSONDecodeError as exc:
-            out, failed = {"error": f"line {number}: {_json_error(exc, with_line=False)}"}, True
         except CalhamerError as exc:
             out, failed = {"error": f"line {number}: {exc}"}, True
         print(_dumps(out, compact=True), flush=True)
@@ -260,21 +256,46 @@ def _save_game(game: Game, path: str) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+@contextlib.contextmanager
+def _game_lock(path: str, failure: str) -> Iterator[None]:
+    """Hold the game file's lock (``<path>.lock``, see :func:`calhamer.game.locked`); a lock
+    that cannot be taken is a UserError starting with ``failure``."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(locked(path))
+        except OSError as exc:
+            raise UserError(f"{failure}: {exc.strerror or exc}") from None
+        yield
+
+
+@contextlib.contextmanager
+def _changing_game(path: str) -> Iterator[Game]:
+    """The game in ``path``, saved when the block ends without an error, with the file
+    locked from reading to saving so that a change made at the same time by another command
+    waits for this one rather than being lost."""
+    if not os.path.isfile(path):
+        _load_game(path)  # the usual error (no such file...), leaving no lock file behind
+    with _game_lock(path, f"cannot lock {path} (by {path}.lock beside it)"):
+        game = _load_game(path)
+        yield game
+        _save_game(game, path)
+
+
 def cmd_game_new(args: argparse.Namespace) -> int:
-    if os.path.exists(args.file) and not args.force:
-        raise UserError(f"{args.file} already exists; use --force to replace it")
     game = Game.new(args.variant, args.rules)
-    _save_game(game, args.file)
+    with _game_lock(args.file, f"cannot write {args.file}"):
+        if os.path.exists(args.file) and not args.force:
+            raise UserError(f"{args.file} already exists; use --force to replace it")
+        _save_game(game, args.file)
     print(f"New {find_variant(game.variant).title} game in {args.file}: "
           f"{game.current.phase.name} ({game.current.phase.code}), rules {game.rules}")
     return OK
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
-    game = _load_game(args.file)
-    lines = _read_text(args.orders).splitlines()
-    checks = game.set_orders(args.power, lines)
-    _save_game(game, args.file)
+    lines = _read_text(args.orders).splitlines()  # before the lock: stdin may take its time
+    with _changing_game(args.file) as game:
+        checks = game.set_orders(args.power, lines)
     position = game.current
     power = position.map.find_power(args.power) or args.power
     bad = [c for c in checks if not c.ok]
@@ -297,10 +318,9 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
 
 
 def cmd_game_bids(args: argparse.Namespace) -> int:
-    game = _load_game(args.file)
-    lines = _read_text(args.bids).splitlines()
-    problems = game.set_bids(args.power, lines)
-    _save_game(game, args.file)
+    lines = _read_text(args.bids).splitlines()  # before the lock: stdin may take its time
+    with _changing_game(args.file) as game:
+        problems = game.set_bids(args.power, lines)
     position = game.current
     power = position.map.find_power(args.power) or args.power
     count = len(game.bids.get(power, []))
@@ -332,9 +352,8 @@ def cmd_game_tally(args: argparse.Namespace) -> int:
 
 
 def cmd_game_process(args: argparse.Namespace) -> int:
-    game = _load_game(args.file)
-    outcome = game.process()
-    _save_game(game, args.file)
+    with _changing_game(args.file) as game:
+        outcome = game.process()
     sys.stdout.write(_full_report(outcome))
     return OK
 
@@ -346,19 +365,19 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         raise UserError("--phase goes with --as POWER (the gamemaster exports phases instead)")
     game = _load_game(args.file)
     position = game.current
-    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n")
-    sys.stdout.write(position_report(position))
+    last = game.outcome()  # before printing: a bad earlier phase is an error, not half a page
+    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n",
+             position_report(position)]
     if not game.winner:
         received = game.orders
         lines = [
             f"{_power_name(position, p)} ({len(received[p])})"
             for p in _in_map_order(position, received)
         ]
-        sys.stdout.write(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
-    last = game.outcome()
+        parts.append(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
     if last is not None:
-        sys.stdout.write("\n======\nLast phase\n\n")
-        sys.stdout.write(phase_report(last))
+        parts += ["\n======\nLast phase\n\n", phase_report(last)]
+    sys.stdout.write("".join(parts))
     return OK
 
 
@@ -372,18 +391,19 @@ def _game_show_as(args: argparse.Namespace) -> int:
         known = ", ".join(current.map.power_codes)
         raise UserError(f"{args.as_power!r} is not a power of this game; the powers are {known}")
     name = _power_name(current, power)
-    sys.stdout.write(f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
-                     f"as {name} sees it\n")
+    # Everything is worked out before anything is printed, so an error comes alone.
+    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
+             f"as {name} sees it\n"]
     if args.phase is None:
-        sys.stdout.write(power_position_report(current, power))
+        parts.append(power_position_report(current, power))
         if not game.winner:
             mine = game.orders.get(power, [])
-            sys.stdout.write(f"\nYour orders received: {len(mine)}\n")
+            parts.append(f"\nYour orders received: {len(mine)}\n")
     if args.phase is not None:
-        sys.stdout.write(phase_report(game_view(game, power, args.phase)))
+        parts.append(phase_report(game_view(game, power, args.phase)))
     elif len(game.phases) > 1:
-        sys.stdout.write("\n======\nLast phase\n\n")
-        sys.stdout.write(phase_report(game_view(game, power)))
+        parts += ["\n======\nLast phase\n\n", phase_report(game_view(game, power))]
+    sys.stdout.write("".join(parts))
     return OK
 
 

@@ -1,11 +1,13 @@
 """Phase JSON: the interchange format (documented in ``docs/formats.md``).
 
+``read_json`` turns JSON text into a document (every file calhamer reads goes through it);
 ``position_from_json`` reads a phase document; ``position_to_json`` writes one (without
 orders); ``outcome_to_json`` writes the output document of an adjudication.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +18,66 @@ from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 from calhamer.views import PowerView, power_views
+
+# How deeply a document may nest. calhamer's own documents are a few levels deep (a game file
+# about six); the limit leaves room for variants and keeps every reader, and every error
+# message that shows part of a document, far from Python's recursion limit.
+MAX_DEPTH = 100
+
+
+class DocumentError(CalhamerError):
+    """JSON text that is not a document calhamer can read (invalid, or absurdly nested)."""
+
+
+def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> Any:
+    """Parse ``text`` as JSON, for any document calhamer reads.
+
+    Raises :class:`DocumentError` with a one-line message, starting with ``name`` (a file
+    name, ``standard input``) when given: for invalid JSON (with the line and column, or only
+    the column without ``with_line``), a number too long to read, or a document nested more
+    than :data:`MAX_DEPTH` levels deep (which would otherwise exhaust Python's recursion).
+    """
+    subject = f"{name} is " if name else ""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
+        raise DocumentError(f"{subject}not valid JSON: {exc.msg} ({where})") from None
+    except RecursionError:
+        raise DocumentError(f"{subject}{_too_deep()}") from None
+    except ValueError as exc:  # a number with thousands of digits, lone surrogates...
+        reason = "a number is too long" if "digits" in str(exc) else str(exc)
+        raise DocumentError(f"{subject}not valid JSON: {reason}") from None
+    if _depth_exceeds(doc, MAX_DEPTH):
+        raise DocumentError(f"{subject}{_too_deep()}")
+    return doc
+
+
+def _too_deep() -> str:
+    return (f"nested too deeply (more than {MAX_DEPTH} levels) to be a calhamer document; "
+            "check that it is the right file")
+
+
+def _depth_exceeds(doc: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` deep (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def order_text(line: str) -> str:
+    """The order in one submitted line, as the judge reads it: the line as written, less a
+    ``#`` comment (the whole line, or its end with the blanks before it). Blank when the line
+    holds no order."""
+    text, comment, _ = line.partition("#")
+    return text.rstrip() if comment else text
+
 
 KNOWN_KEYS = {
     "variant",
@@ -78,7 +140,12 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                 raise PhaseError(
                     f"centers of {power}: {m.describe(province)} is not a supply centre"
                 )
-            centers[province] = power
+            owner = centers.setdefault(province, power)
+            if owner != power:
+                raise PhaseError(
+                    f"centers: {m.describe(province)} is listed for both {owner} and {power}; "
+                    "a centre has one owner, so list it for one power only"
+                )
     dislodged = []
     for raw_power, entries in _mapping(doc, "dislodged").items():
         power = _power(m, raw_power, "dislodged")
@@ -172,10 +239,10 @@ def outcome_to_json(
     show a player.
     """
     m = outcome.before.map
-    results = {
-        power: [r.to_json() for r in outcome.results[power]]
-        for power in _power_order(m, outcome.results)
-    }
+    results = canonical_results(
+        {power: [r.to_json() for r in outcome.results[power]]
+         for power in _power_order(m, outcome.results)}
+    )
     doc: dict[str, Any] = {
         "phase": outcome.before.phase.code,
         "results": results,
@@ -192,6 +259,29 @@ def outcome_to_json(
     if views:
         doc["views"] = {p: view_to_json(v, rules) for p, v in power_views(outcome).items()}
     return doc
+
+
+def canonical_results(results: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
+    """Each power's results in their defined order: the orders it gave, as given, then what
+    the judge decided for units given no valid order (an entry whose ``"order"`` is empty: a
+    hold, a disbanded retreat, a civil-disorder removal) by the unit's location code, the
+    order in which a phase document lists units.
+
+    The judge meets those units in whatever order it holds them in memory, which differs
+    between a game played on and the same game read back from its file; with this order the
+    results of a phase judged again compare equal to the recorded ones.
+    """
+
+    def added_key(entry: Any) -> tuple[str, str]:
+        canonical = str(entry.get("canonical", ""))
+        return canonical.partition(" ")[2], canonical  # "F STP/SC H": "STP/SC H" first
+
+    ordered: dict[str, list[Any]] = {}
+    for power, entries in results.items():
+        given = [e for e in entries if not isinstance(e, Mapping) or e.get("order")]
+        added = [e for e in entries if isinstance(e, Mapping) and not e.get("order")]
+        ordered[power] = given + sorted(added, key=added_key)
+    return ordered
 
 
 def describe_error(exc: Exception) -> str:

@@ -7,14 +7,19 @@ played now, so its results are ``None``.
 
 Saving is atomic: the file is written to a temporary file in the same directory, flushed to
 disk and renamed over the old one, so a crash leaves either the old game or the new one.
+Changing a game file (:meth:`Game.update`) holds a lock on a file beside it, ``<game>.lock``,
+from reading the game to saving it, so that two changes made at once both land.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,11 +27,20 @@ from typing import Any
 
 from calhamer import dice
 from calhamer.errors import CalhamerError, PhaseError
-from calhamer.formats import describe_error, outcome_to_json, position_from_json, position_to_json
+from calhamer.formats import (
+    canonical_results,
+    describe_error,
+    order_text,
+    outcome_to_json,
+    position_from_json,
+    position_to_json,
+    read_json,
+)
+from calhamer.map import Map
 from calhamer.orders import AnyOrder
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
-from calhamer.results import INVALID, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules, find_rules
 from calhamer.variants import find_variant
 from calhamer.views import PowerView, power_view, power_views
@@ -77,8 +91,14 @@ class PhaseRecord:
 
 
 def is_order_line(text: str) -> bool:
-    """Whether a submitted line is an order (not blank, not a ``#`` comment)."""
-    return bool(text.strip()) and not text.lstrip().startswith("#")
+    """Whether a submitted line holds an order (it is not blank or only a ``#`` comment)."""
+    return bool(order_text(text).strip())
+
+
+def order_lines(lines: Iterable[str]) -> list[str]:
+    """The orders in submitted lines, as the judge reads them: blank lines and ``#`` comments
+    left out, a comment at the end of a line cut off (:func:`calhamer.formats.order_text`)."""
+    return [text for text in map(order_text, lines) if text.strip()]
 
 
 def check_orders(
@@ -172,7 +192,13 @@ class Game:
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
         game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
-        game._current = _position(records[-1].position)  # a bad current phase fails now
+        game._current = _position(records[-1].position, _where(len(records) - 1, records[-1]))
+        # Every stored result is checked now, so that a bad one is reported with its phase
+        # rather than failing a report. Earlier positions are read when they are needed
+        # (by name too): ``verify`` must be able to report a tampered one as a mismatch.
+        for index, record in enumerate(records):
+            if record.results is not None:
+                _check_results(record.results, game._current.map, _where(index, record))
         return game
 
     @classmethod
@@ -181,18 +207,29 @@ class Game:
         with open(path, encoding="utf-8-sig") as f:
             text = f.read()
         try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise GameError(
-                f"{os.fspath(path)} is not valid JSON: {exc.msg} "
-                f"(line {exc.lineno}, column {exc.colno})"
-            ) from None
+            doc = read_json(text, os.fspath(path))
+        except CalhamerError as exc:
+            raise GameError(str(exc)) from None
         try:
             return cls.from_json(doc)
-        except GameError as exc:
+        except CalhamerError as exc:  # each message names the phase entry where it has one
             raise GameError(f"{os.fspath(path)}: {exc}") from None
-        except CalhamerError as exc:
-            raise GameError(f"{os.fspath(path)}: the current phase is unreadable: {exc}") from None
+
+    @classmethod
+    @contextlib.contextmanager
+    def update(cls, path: str | os.PathLike[str]) -> Iterator[Game]:
+        """Change a game file: ``with Game.update(path) as game: game.set_orders(...)``.
+
+        The game is read and, when the block ends without an exception, saved, all while
+        holding the file's lock (:func:`locked`), so a change made meanwhile by another
+        process waits rather than being overwritten. On an exception nothing is saved.
+        """
+        if not os.path.isfile(path):
+            cls.load(path)  # the error of a missing file, before a lock file is made for it
+        with locked(path):
+            game = cls.load(path)
+            yield game
+            game.save(path)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -221,7 +258,8 @@ class Game:
     def current(self) -> Position:
         """The position of the phase being played now."""
         if self._current is None:
-            self._current = _position(self._records[-1].position)
+            self._current = _position(self._records[-1].position,
+                                      _where(len(self._records) - 1, self._records[-1]))
         return self._current
 
     @property
@@ -246,13 +284,21 @@ class Game:
         )
 
     def phase_document(self, code: str | None = None) -> dict[str, Any]:
-        """Phase ``code`` (default: the current one) as a phase document, with its orders."""
+        """Phase ``code`` (default: the current one) as a phase document, with its orders as
+        the judge reads them (comments and blank lines left out), so that adjudicating it
+        reproduces the phase's results."""
         r = self.record(code)
+        index = self._records.index(r)
+        if index < len(self._records) - 1:  # (the current phase was read on loading)
+            # A bad position is refused here, naming its phase, rather than wherever the
+            # document is read.
+            _position(r.position, _where(index, r))
         doc = dict(r.position)
         if r.results is None:
             doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
         doc["rules"] = self.rules
-        doc["orders"] = {p: list(lines) for p, lines in r.orders.items()}
+        doc["orders"] = {p: order_lines(lines) for p, lines in r.orders.items()
+                         if order_lines(lines)}
         if r.bids:
             doc["bids"] = {p: list(bids) for p, bids in r.bids.items()}  # the GM's document
         return doc
@@ -262,8 +308,11 @@ class Game:
         bids if any (secret), and the orders by power."""
         r = self.record(code)
         doc = {**r.position, "bids": r.bids} if r.bids else r.position
-        position = self.current if doc is self._records[-1].position else _position(doc)
-        orders = {p: [t for t in lines if is_order_line(t)] for p, lines in r.orders.items()}
+        if doc is self._records[-1].position:
+            position = self.current
+        else:
+            position = _position(doc, _where(self._records.index(r), r))
+        orders = {p: order_lines(lines) for p, lines in r.orders.items()}
         return position, orders
 
     def outcome(self, code: str | None = None) -> PhaseOutcome | None:
@@ -281,9 +330,9 @@ class Game:
             if self._records[index].results is None:
                 raise GameError(f"phase {self._records[index].phase} has not been processed yet")
         r, following = self._records[index], self._records[index + 1]
-        before = _position(r.position)
+        before = _position(r.position, _where(index, r))
         nxt = self.current if index + 1 == len(self._records) - 1 else _position(
-            following.position
+            following.position, _where(index + 1, following)
         )
         results = {
             power: [
@@ -322,15 +371,21 @@ class Game:
         Each item is an order's text or an :class:`~calhamer.orders.Order` value (stored as
         its canonical text in the variant's notation).
 
-        The lines are stored exactly as given (blank lines aside), bad ones included, so
-        nothing a player submitted is lost; when the phase is processed an unreadable or
-        illegal order is judged ``invalid`` and its unit holds. The returned checks (see
-        :func:`check_orders`) tell the player what the judge made of each line.
+        The lines are stored exactly as given (blank lines aside), bad ones and comments
+        included, so nothing a player submitted is lost; when the phase is processed a
+        ``#`` comment (a whole line, or the end of one) is not read as an order, and an
+        unreadable or illegal order is judged ``invalid`` and its unit holds. The returned
+        checks (see :func:`check_orders`) tell the player what the judge made of each line.
         """
         self._check_not_over()
         code = self._power(power)
         given = self._order_texts(lines)
-        checks = check_orders(self.current, {code: given}, self.rules)[code]
+        # Checked as the judge will read them (comments cut off), reported as written.
+        checks = [
+            dataclasses.replace(check, text=given[check.line - 1])
+            for check in check_orders(self.current, {code: list(map(order_text, given))},
+                                      self.rules)[code]
+        ]
         stored = [line for line in given if line.strip()]
         if stored:
             self._records[-1].orders[code] = stored
@@ -391,7 +446,7 @@ class Game:
         record = self._records[-1]
         position, orders = self.phase_input()
         outcome = adjudicate(position, orders, self.rules)
-        record.results = outcome_to_json(outcome, self.rules, views=False)["results"]
+        record.results = outcome_to_json(outcome, self.rules, views=False)["results"]  # canonical
         # The next phase gets what it needs before orders are due (a committed dice seed).
         outcome.next = find_variant(self.variant).prepare_phase(outcome.next, self.new_seed)
         self._records.append(_record(outcome.next, self.rules))
@@ -417,13 +472,19 @@ class Game:
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
                 recorded_seed = following.get("seed")
-                nxt = variant.prepare_phase(outcome.next, _returns(recorded_seed or ""))
+                # A seed that is not a string cannot be the one drawn: the next phase then
+                # differs from the record, which is reported below.
+                seed = recorded_seed if isinstance(recorded_seed, str) else ""
+                nxt = variant.prepare_phase(outcome.next, _returns(seed))
                 expected = _record(nxt, self.rules).position
             except CalhamerError as exc:
                 checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
                 continue
-            if results != r.results:
-                problems.append(_first_difference("results", r.results or {}, results))
+            # Compared in their defined order, which files written before it was defined
+            # may not follow for units given no valid order.
+            recorded = canonical_results(r.results or {})
+            if results != recorded:
+                problems.append(_first_difference("results", recorded, results))
             if expected != following:
                 problems.append(_first_difference("next phase", following, expected))
             checks.append(PhaseCheck(r.phase, problems, notes))
@@ -474,13 +535,51 @@ def _record(position: Position, rules: str) -> PhaseRecord:
     return PhaseRecord(position.phase.code, doc)
 
 
-def _position(doc: Mapping[str, Any]) -> Position:
+def _position(doc: Mapping[str, Any], where: str | None = None) -> Position:
+    """The position of a record's phase document; ``where`` (the phase entry) leads the
+    message of any error."""
     try:
         position, _orders, _rules = position_from_json({k: v for k, v in doc.items()
                                                         if k != "orders"})
-    except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        raise GameError(describe_error(exc)) from None
+    except (CalhamerError, KeyError, ValueError, TypeError, AttributeError) as exc:
+        if where is None and isinstance(exc, CalhamerError):
+            raise
+        message = describe_error(exc)
+        raise GameError(f"{where}: {message}" if where else message) from None
     return position
+
+
+VERDICTS = (SUCCEEDS, FAILS, INVALID)
+RESULT_FIELDS = ("order", "canonical", "result", "reason")
+
+
+def _where(index: int, record: PhaseRecord) -> str:
+    """How messages name a phase of a game file."""
+    return f"phase entry {index + 1} ({record.phase})"
+
+
+def _check_results(results: Mapping[str, Any], m: Map, where: str) -> None:
+    """Refuse stored results that a report could not show: each power of the map maps to a
+    list of results, each an object of strings with a known verdict."""
+    for power, entries in results.items():
+        if m.find_power(str(power)) != power:
+            raise GameError(f"{where}: the results name {power!r}, which is not a power of "
+                            f"this map; the powers are {', '.join(m.power_codes)}")
+        if not isinstance(entries, list):
+            raise GameError(f"{where}: the results of {power} must be a list of results")
+        for number, entry in enumerate(entries, start=1):
+            what = f"{where}: result {number} of {power}"
+            if not isinstance(entry, Mapping):
+                raise GameError(f'{what} must be an object like {{"order": "A PAR - BUR", '
+                                '"canonical": "A PAR - BUR", "result": "succeeds", '
+                                '"reason": "moves"}')
+            for key in RESULT_FIELDS:
+                if not isinstance(entry.get(key), str):
+                    problem = "is missing" if key not in entry else "must be a string"
+                    raise GameError(f'{what}: its "{key}" {problem}')
+            if entry["result"] not in VERDICTS:
+                raise GameError(f'{what}: its "result" is {entry["result"]!r}; a result is '
+                                f"one of {', '.join(VERDICTS)}")
 
 
 def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
@@ -545,6 +644,95 @@ def dumps_pretty(value: Any, indent: int = 2, width: int = 100) -> str:
         return json.dumps(v)
 
     return fmt(value, 0, width)
+
+
+@contextlib.contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the lock of the game file ``path`` for the block: an exclusive lock on the file
+    beside it, ``<path>.lock`` (created if need be, and left in place).
+
+    The lock is not taken on the game file itself because saving renames a new file over it:
+    a second process would lock the old file, and both would write. Every change to a game
+    file (:meth:`Game.update`, the ``calhamer game`` commands) reads, changes and saves under
+    this lock, so one change waits for the other instead of undoing it. Readers need no
+    lock: a save is atomic. The lock is advisory: ``flock`` on POSIX systems, byte locking
+    (``msvcrt``) on Windows, both released by the system when the process ends, however it
+    ends; on a system with neither, a marker file created exclusively (:func:`_marker`).
+    Raises ``OSError`` when the lock file cannot be opened, as when the directory is missing
+    or not writable (a save there would fail too).
+    """
+    target = Path(path)
+    lock_path = target.with_name(target.name + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        with _holding(fd, lock_path):
+            yield
+    finally:
+        os.close(fd)
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    @contextlib.contextmanager
+    def _holding(fd: int, lock_path: Path) -> Iterator[None]:
+        while True:
+            try:
+                # Waits about ten seconds for the first byte, then gives up: wait again.
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                break
+            except OSError:
+                continue
+        try:
+            yield
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    try:
+        import fcntl
+
+        _flock: Callable[[int, int], None] | None = fcntl.flock
+    except ImportError:  # a POSIX-like system without file locks (WebAssembly builds)
+        _flock = None
+
+    @contextlib.contextmanager
+    def _holding(fd: int, lock_path: Path) -> Iterator[None]:
+        if _flock is None:
+            with _marker(lock_path):
+                yield
+            return
+        _flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            _flock(fd, fcntl.LOCK_UN)
+
+
+# A lock marker older than this was left by a process that died, not one still at work.
+STALE_MARKER_SECONDS = 120
+
+
+@contextlib.contextmanager
+def _marker(lock_path: Path) -> Iterator[None]:
+    """The lock where the system has none: held by whoever creates ``<game>.lock.held``
+    (creating a file with ``O_EXCL`` is atomic); the others wait for it to go."""
+    marker = lock_path.with_name(lock_path.name + ".held")
+    while True:
+        try:
+            os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            break
+        except FileExistsError:
+            with contextlib.suppress(OSError):
+                if time.time() - os.stat(marker).st_mtime > STALE_MARKER_SECONDS:
+                    os.unlink(marker)
+            time.sleep(0.01)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(marker)
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
@@ -624,7 +812,7 @@ def game_outcome(game: Game, code: str | None = None) -> PhaseOutcome:
     if record.results is None:
         raise PhaseError(f"phase {record.phase} has not been processed yet")
     position, orders, rules = position_from_json(game.phase_document(record.phase))
-    lines = {p: [t for t in texts if is_order_line(t)] for p, texts in orders.items()}
+    lines = {p: order_lines(texts) for p, texts in orders.items()}
     return adjudicate(position, lines, rules)
 
 

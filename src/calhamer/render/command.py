@@ -21,6 +21,24 @@ DESCRIPTION = (
 )
 
 
+# The widths a picture may have: below this nothing on the board can be told apart; above
+# it a PNG needs hundreds of megabytes (and past 32767 pixels cairo cannot draw it at all).
+MIN_SIZE, MAX_SIZE = 16, 10_000
+
+
+def _width(text: str) -> float:
+    """``--size``: a width in pixels within the range above (argparse reports the error)."""
+    try:
+        size = float(text)
+    except ValueError:
+        size = float("nan")
+    if not MIN_SIZE <= size <= MAX_SIZE:  # NaN fails too
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a width in pixels between {MIN_SIZE} and {MAX_SIZE}"
+        )
+    return size
+
+
 def add_parser(sub: Any) -> None:
     """Add the ``render`` command to the command line's subparsers."""
     p = sub.add_parser("render", help=HELP, description=DESCRIPTION)
@@ -32,7 +50,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--orders", action="store_true", help="draw the phase's orders")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="the file to write: .png for PNG, else SVG (default: SVG on stdout)")
-    p.add_argument("--size", type=float, metavar="PX", help="width in pixels")
+    p.add_argument("--size", type=_width, metavar="PX",
+                   help=f"width in pixels, {MIN_SIZE} to {MAX_SIZE} (the height follows)")
     p.add_argument("--format", choices=["svg", "png"], help="override the output's suffix")
     p.set_defaults(run=cmd_render)
 

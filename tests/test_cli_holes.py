@@ -21,7 +21,7 @@ from calhamer.game import Game, GameError
 from calhamer.map import ARMY
 from calhamer.phases import adjudicate
 from calhamer.position import Position
-from calhamer.variants import VARIANTS, find_variant
+from calhamer.variants import find_variant, variant_names
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -211,7 +211,7 @@ def _random_orders(position: Position, rng: random.Random) -> dict[str, list[str
     return orders
 
 
-@pytest.mark.parametrize("variant", [v.name for v in VARIANTS])
+@pytest.mark.parametrize("variant", variant_names())
 def test_games_played_in_memory_verify_phase_by_phase(tmp_path: Path, variant: str) -> None:
     rng = random.Random(f"verify-{variant}")
     game = Game.new(variant, new_seed=lambda: f"{rng.random():.17f}")

@@ -20,7 +20,7 @@ from calhamer.errors import OrderError, PhaseError
 from calhamer.formats import outcome_to_json, position_from_json, position_to_json
 from calhamer.game import Game
 from calhamer.map import ARMY, FLEET, Terrain, load_map
-from calhamer.phases import _Intake, adjudicate
+from calhamer.phases import Intake, adjudicate
 from calhamer.position import Phase, Position, units_from_specs
 from calhamer.report import phase_report
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
@@ -290,7 +290,7 @@ def test_the_standard_rules_decide_the_moves() -> None:
         orders: dict[str, list[str]] = {}
         for power, text, _ in expect.orders:
             orders.setdefault(power, []).append(text)
-        intake = _Intake(position, orders)
+        intake = Intake(position, orders)
         b = _Board(position, intake)
         if any(len(f.groups) > 1 or b.occupant.get(f.dest) == f.power for f in b.forces):
             continue

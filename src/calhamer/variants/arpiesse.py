@@ -652,10 +652,10 @@ def adjudicate_exchanges(
 ) -> PhaseOutcome:
     """The summer phase: mutual exchange orders swap colours when either unit could support
     the other to hold (rule XII, Examples 10 to 12)."""
-    from calhamer.phases import _advance, _Intake
+    from calhamer.phases import Intake, advance
 
     m = position.map
-    intake = _Intake(position, orders)
+    intake = Intake(position, orders)
     variant = intake.variant
     given: dict[int, list[tuple[OrderResult, Exchange]]] = {}
     for result, order in intake.accepted:
@@ -704,4 +704,4 @@ def adjudicate_exchanges(
         for result, _ in given[here]:
             result.result, result.reason = verdict, reason
     after = position.replace(units=units)
-    return PhaseOutcome(position, intake.finish(), after, _advance(after, rules))
+    return PhaseOutcome(position, intake.finish(), after, advance(after, rules))

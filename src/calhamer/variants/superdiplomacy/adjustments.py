@@ -15,7 +15,7 @@ from typing import Any
 
 from calhamer.map import ARMY, FLEET, ProvinceId, UnitType
 from calhamer.orders import Build, Disband, Waive
-from calhamer.phases import _Intake
+from calhamer.phases import Intake
 from calhamer.position import Position
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -38,7 +38,7 @@ from .supply import Component, sector_distances, supply_components
 def adjudicate_adjustments(position: Position, orders: Mapping[str, Any], rules: Rules
                            ) -> PhaseOutcome:
     m = position.map
-    intake = _Intake(position, orders)
+    intake = Intake(position, orders)
     season = "S" if position.phase.season == "S" else "W"
     stacks: dict[ProvinceId, list[Any]] = {}  # province -> [power, armies, fleets, fleet_loc]
     for p, unit in position.units.items():

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, UnitType
 from calhamer.orders import Convoy, Hold, Move, Order, Support
-from calhamer.phases import _Intake
+from calhamer.phases import Intake
 from calhamer.position import Position, Unit
 from calhamer.results import OrderResult
 from calhamer.validation import Illegal, check_movement_order
@@ -49,7 +49,7 @@ def sea_route(
 class _Board(_Battles):
     """The legal orders of one movement phase as groups, forces, supports and convoys."""
 
-    def __init__(self, position: Position, intake: _Intake) -> None:
+    def __init__(self, position: Position, intake: Intake) -> None:
         self.position = position
         self.m = m = position.map
         self.intake = intake

@@ -14,7 +14,7 @@ from typing import Any
 
 from calhamer import dice
 from calhamer.map import FLEET, ProvinceId
-from calhamer.phases import _Intake
+from calhamer.phases import Intake
 from calhamer.position import Dislodged, Phase, Position
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -32,7 +32,7 @@ LABEL = "calhamer-superdiplomacy/1"
 def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Rules
                         ) -> PhaseOutcome:
     m = position.map
-    intake = _Intake(position, orders)
+    intake = Intake(position, orders)
     board = _Board(position, intake)
     seed = position.extra.get("seed")
     if seed is not None and not isinstance(seed, str):

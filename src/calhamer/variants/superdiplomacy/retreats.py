@@ -11,7 +11,7 @@ from typing import Any
 
 from calhamer.map import ARMY, FLEET, Location, ProvinceId, UnitType
 from calhamer.orders import Disband, Retreat
-from calhamer.phases import _Intake
+from calhamer.phases import Intake
 from calhamer.position import Dislodged, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -58,7 +58,7 @@ def retreat_choices(position: Position, entry: Dislodged) -> list[Location]:
 def adjudicate_retreats(position: Position, orders: Mapping[str, Any], rules: Rules
                         ) -> PhaseOutcome:
     m = position.map
-    intake = _Intake(position, orders)
+    intake = Intake(position, orders)
     entries = {m.province_of(d.unit.loc): d for d in position.dislodged}
     stacks = {p: as_stack(m, d.unit) for p, d in entries.items()}
     left = unordered(stacks)

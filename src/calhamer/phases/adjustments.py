@@ -1,0 +1,182 @@
+"""The winter adjustment phase: builds, removals, waives and the civil-disorder rule."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from calhamer.map import FLEET, Map, Terrain
+from calhamer.orders import Build, Disband, Waive
+from calhamer.pieces import Unit
+from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.rules import DisorderDistance, Rules
+from calhamer.validation import Illegal
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
+
+from calhamer.phases.flow import advance
+from calhamer.phases.intake import Intake, OrdersIn
+
+
+def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+    m = position.map
+    intake = Intake(position, orders)
+    for power, items in intake.variant.unit_orders(position, {}, rules).items():
+        intake.add(power, items)  # units no player commands (a DP variant's minor powers)
+    due = position.adjustments()
+    units = dict(position.units)
+    built: dict[str, int] = {}
+    removed_by: dict[str, int] = {}
+    removed: list[int] = []
+    for result, order in intake.accepted:
+        power = result.power
+        allowance = due.get(power, 0)
+        if isinstance(order, Build | Waive):
+            if allowance <= 0:
+                intake.illegal(result, f"{power} has no builds this winter")
+                continue
+            if built.get(power, 0) >= allowance:
+                result.result = FAILS
+                result.reason = f"{power} may build only {allowance} this winter"
+                continue
+            if isinstance(order, Build):
+                try:
+                    new_unit = _checked_build(position, power, order, units, rules)
+                except _AlreadyBuilt as exc:
+                    result.result, result.reason = FAILS, str(exc)
+                    continue
+                except Illegal as exc:
+                    intake.illegal(result, str(exc))
+                    continue
+                units[m.province_of(new_unit.loc)] = new_unit
+                result.order = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
+                result.reason = "built"
+            else:
+                result.reason = "build waived"
+            built[power] = built.get(power, 0) + 1
+        elif isinstance(order, Disband):
+            province = m.province_of(order.loc)
+            unit = position.units.get(province)
+            if allowance >= 0:
+                intake.illegal(result, f"{power} has no units to remove this winter")
+                continue
+            if unit is None or unit.power != power:
+                intake.illegal(result, f"{power} has no unit in {m.describe(province)}")
+                continue
+            if province not in units:
+                result.result, result.reason = FAILS, "this unit is already removed"
+                continue
+            if removed_by.get(power, 0) >= -allowance:
+                result.result = FAILS
+                result.reason = f"{power} must remove only {-allowance} this winter"
+                continue
+            del units[province]
+            removed.append(province)
+            removed_by[power] = removed_by.get(power, 0) + 1
+            result.order = Disband(unit.type, unit.loc)
+            result.reason = "removed"
+        else:
+            intake.illegal(result, "only builds, removals and waives are given in winter")
+
+    for power, amount in due.items():
+        missing = -amount - removed_by.get(power, 0)
+        if amount < 0 and missing > 0:
+            for province in civil_disorder_removals(position, power, units, missing, rules):
+                unit = units.pop(province)
+                removed.append(province)
+                intake.results.setdefault(power, []).append(
+                    OrderResult(power, "", intake.write(Disband(unit.type, unit.loc)), SUCCEEDS,
+                                "removed by the civil-disorder rule (too few removals ordered)")
+                )
+    after = position.replace(units=units)
+    return PhaseOutcome(position, intake.finish(), after, advance(after, rules), removed=removed)
+
+
+class _AlreadyBuilt(Illegal):
+    """A legal build that another build this winter has already used up."""
+
+
+def _checked_build(position: Position, power: str, order: Build, units, rules: Rules) -> Unit:
+    m = position.map
+    province_id = m.province_of(order.loc)
+    province = m.provinces[province_id]
+    if not province.is_supply_center or position.centers.get(province_id) != power:
+        raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")
+    if rules.builds_in_home_centres_only and province.home != power:
+        raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
+    if province_id in position.units:
+        # Occupied as the winter began: a removal this winter does not free it for a build.
+        raise Illegal(f"{m.describe(province_id)} is occupied")
+    if province_id in units:
+        raise _AlreadyBuilt(f"a unit was already built in {m.describe(province_id)}")
+    unit_type = order.unit_type
+    if unit_type is None:
+        raise Illegal("say whether to build an army (A) or a fleet (F)")
+    loc = order.loc
+    if unit_type is FLEET:
+        if province.terrain is not Terrain.COAST:
+            raise Illegal(f"a fleet cannot be built in {m.describe(province_id)}")
+        if province.coasts and m.loc_coast[loc] is None:
+            coasts = " or ".join(m.loc_name(c) for c in m.coast_locations(province_id))
+            raise Illegal(f"say which coast the fleet is built on: {coasts}")
+        if not province.coasts:
+            loc = province_id
+    else:
+        loc = province_id
+    return position.variant.built_unit(power, order, unit_type, loc)
+
+
+def civil_disorder_removals(
+    position: Position, power: str, units: dict[int, Unit], count: int, rules: Rules
+) -> list[int]:
+    """Which units a power that ordered too few removals loses (DATC 4.D.8, by edition).
+
+    The units farthest from the power's centres go first; at equal distance fleets before
+    armies, then by the province's English name.
+    """
+    m = position.map
+    owned = position.centers_of(power)
+    if rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE:
+        # Before 2023 distance was counted to the home centres, owned or not.
+        owned = list(m.home_centers(power)) or owned
+    mine = [(p, u) for p, u in units.items() if u.power == power]
+
+    def distance(province: int, unit: Unit) -> int:
+        fleet_only = (
+            rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE and unit.type is FLEET
+        )
+        return _distance(m, unit.loc if fleet_only else province, set(owned), fleet_only)
+
+    ranked = sorted(
+        mine,
+        key=lambda pu: (-distance(*pu), pu[1].type is not FLEET, m.provinces[pu[0]].name),
+    )
+    return [p for p, _ in ranked[:count]]
+
+
+def _distance(m: Map, start: int, targets: set[int], fleet_only: bool) -> int:
+    if fleet_only:
+        seen_locs = {start}
+        frontier = deque([(start, 0)])
+        while frontier:
+            loc, d = frontier.popleft()
+            if m.province_of(loc) in targets:
+                return d
+            for nxt in m.fleet_adjacent[loc]:
+                if nxt not in seen_locs:
+                    seen_locs.add(nxt)
+                    frontier.append((nxt, d + 1))
+        return 10_000
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        p, d = queue.popleft()
+        if p in targets:
+            return d
+        for nxt in m.army_adjacent[p] | m.province_fleet_adjacent[p]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, d + 1))
+    return 10_000

@@ -1,0 +1,64 @@
+"""How one phase leads to the next: centres change hands after Fall, empty phases are skipped."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from calhamer.pieces import Phase
+from calhamer.rules import Rules
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
+
+
+
+def update_centers(position: Position) -> dict[int, str]:
+    """Supply-centre owners after Fall: a unit standing on a centre takes it."""
+    m = position.map
+    centers = dict(position.centers)
+    for province, unit in position.units.items():
+        if m.provinces[province].is_supply_center:
+            centers[province] = unit.power
+    return centers
+
+
+def advance(position: Position, rules: Rules) -> Position:
+    """The next phase to play after ``position`` (whose own phase is finished)."""
+    variant = position.variant
+    extra = variant.extra_after_phase(position)
+    if extra is not position.extra:
+        position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it
+    special = variant.next_phase(position, rules)
+    if special is not None:
+        return special  # a variant's own phase (Arpiesse's summer colour exchange)
+    phase = position.phase
+    if phase.season == "S":
+        return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
+    if phase.season == "F":
+        after = position.replace(
+            phase=Phase(phase.year, "W", "A"), centers=update_centers(position),
+            contested=frozenset(),
+        )
+        if adjustments_needed(after, rules):
+            return after
+        return after.replace(phase=Phase(phase.year + 1, "S", "M"))
+    return position.replace(phase=Phase(phase.year + 1, "S", "M"))
+
+
+def adjustments_needed(position: Position, rules: Rules) -> bool:
+    """Whether any power must remove, or could build, this winter."""
+    for power, amount in position.adjustments().items():
+        if amount < 0:
+            return True
+        if amount > 0 and buildable_centres(position, power, rules):
+            return True
+    return False
+
+
+def buildable_centres(position: Position, power: str, rules: Rules) -> list[int]:
+    m = position.map
+    return [
+        p for p in position.centers_of(power)
+        if p not in position.units
+        and (not rules.builds_in_home_centres_only or m.provinces[p].home == power)
+    ]

@@ -1,0 +1,100 @@
+"""Reading each power's orders for a phase: every line kept, good or bad, in the order given.
+
+:class:`Intake` is the first building block of every phase handler, the standard ones and a
+variant's own: it parses text with the variant's notation, keeps each submitted line verbatim
+beside its result, and writes canonical text only when the results are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from calhamer.errors import OrderError
+from calhamer.orders import AnyOrder
+from calhamer.pieces import Unit
+from calhamer.results import INVALID, SUCCEEDS, OrderResult
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
+
+
+
+OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
+
+
+class Intake:
+    """Parses each power's orders, keeping every one (good or bad) in the order given."""
+
+    def __init__(self, position: Position, orders: OrdersIn) -> None:
+        self.position = position
+        self.results: dict[str, list[OrderResult]] = {}
+        self.accepted: list[tuple[OrderResult, AnyOrder]] = []
+        self.given_as_order: list[tuple[OrderResult, AnyOrder]] = []
+        self.variant = position.variant
+        self.check = self.variant.check_movement_order  # looked up once: it runs per order
+        for raw_power, items in orders.items():
+            self.add(raw_power, items)
+
+    def add(
+        self, raw_power: str, items: Iterable[str | AnyOrder]
+    ) -> list[tuple[OrderResult, AnyOrder]]:
+        """Read ``items`` as orders of ``raw_power``; return the ones understood."""
+        position, variant = self.position, self.variant
+        m = position.map
+        power = m.find_power(raw_power) or raw_power.upper()
+        bucket = self.results.setdefault(power, [])
+        added: list[tuple[OrderResult, AnyOrder]] = []
+        given_as_order = self.given_as_order
+        for item in items:
+            if not isinstance(item, str):
+                # An order value: its text is written out only if the results are read.
+                result = OrderResult(power, "", "", SUCCEEDS, "", item)
+                pair = (result, item)
+                given_as_order.append(pair)
+                bucket.append(result)
+                added.append(pair)
+                continue
+            try:
+                parsed = variant.parse_order(
+                    m, item, phase_kind=position.phase.kind, position=position, power=power
+                )
+            except OrderError as exc:
+                bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
+                continue
+            if parsed.power is not None and parsed.power != power:
+                reason = f"{power} cannot order for {parsed.power}"
+                bucket.append(OrderResult(power, item, "", INVALID, reason))
+                continue
+            order = parsed.order
+            result = OrderResult(power, item, "", SUCCEEDS, "", order)
+            bucket.append(result)
+            added.append((result, order))
+        self.accepted += added
+        return added
+
+    def finish(self) -> dict[str, list[OrderResult]]:
+        """The results, with texts and canonical forms written out only now."""
+        write = self.write
+        for result, given in self.given_as_order:
+            result.text = write(given)
+        for results in self.results.values():
+            for result in results:
+                if not result.canonical and result.order is not None:
+                    result.canonical = write(result.order)
+        return self.results
+
+    def illegal(self, result: OrderResult, reason: str) -> None:
+        result.result = INVALID
+        result.reason = reason
+
+    def write(self, order: AnyOrder) -> str:
+        """The canonical text of an order given in this phase (the variant may add to it)."""
+        return self.variant.format_order(self.position, order)
+
+
+def moved_unit(unit: Unit, loc: int) -> Unit:
+    if type(unit) is Unit:
+        return Unit(unit.power, unit.type, loc)
+    return replace(unit, loc=loc)  # a variant's unit keeps its extra fields

@@ -1,0 +1,145 @@
+"""The retreat phase: where a dislodged unit may go, and who gets there."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from calhamer.map import ARMY, FLEET
+from calhamer.orders import Disband, Retreat
+from calhamer.pieces import Dislodged
+from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.rules import Rules
+from calhamer.validation import Illegal, fleet_destination
+
+if TYPE_CHECKING:
+    from calhamer.position import Position
+
+from calhamer.phases.flow import advance
+from calhamer.phases.intake import Intake, OrdersIn, moved_unit
+
+
+def retreat_options(position: Position, entry: Dislodged) -> list[int]:
+    """Every location the dislodged unit may retreat to."""
+    m = position.map
+    unit = entry.unit
+    blocked = set(position.units) | set(position.contested)
+    if entry.attacker_from is not None:
+        blocked.add(entry.attacker_from)
+    if unit.type is ARMY:
+        return [q for q in sorted(m.army_adjacent[m.province_of(unit.loc)]) if q not in blocked]
+    return [d for d in sorted(m.fleet_adjacent[unit.loc]) if m.province_of(d) not in blocked]
+
+
+def _retreat_needed(position: Position) -> bool:
+    return bool(position.dislodged)
+
+
+def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+    m = position.map
+    intake = Intake(position, orders)
+    by_unit = {m.province_of(d.unit.loc): d for d in position.dislodged}
+    chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
+    for result, order in intake.accepted:
+        if not isinstance(order, Retreat | Disband):
+            intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
+            continue
+        province = m.province_of(order.loc)
+        entry = by_unit.get(province)
+        if entry is None or entry.unit.power != result.power:
+            why = intake.variant.no_unit_message(position, result.power, province, dislodged=True)
+            intake.illegal(result, why)
+            continue
+        if isinstance(order, Retreat):
+            checked = _checked_retreat(position, entry, order, intake, result)
+            if checked is None:
+                continue
+            order = checked
+        if province in chosen:
+            intake.illegal(result, "this unit already has a retreat order")
+            continue
+        result.order = order
+        chosen[province] = (result, order)
+
+    targets: dict[int, list[int]] = {}
+    for province, (result, order) in chosen.items():
+        if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
+            targets.setdefault(m.province_of(order.dest), []).append(province)
+    units = dict(position.units)
+    removed: list[int] = []
+    for province, entry in by_unit.items():
+        if province not in chosen:
+            removed.append(province)
+            canonical = intake.write(Disband(entry.unit.type, entry.unit.loc))
+            reason = "no retreat ordered, so the unit is disbanded"
+            intake.results.setdefault(entry.unit.power, []).append(
+                OrderResult(entry.unit.power, "", canonical, SUCCEEDS, reason)
+            )
+            continue
+        result, order = chosen[province]
+        if isinstance(order, Disband):
+            removed.append(province)
+            result.result, result.reason = SUCCEEDS, "disbanded"
+            continue
+        if result.result == FAILS:  # a retreat to a place it may not go (the variant allows it)
+            removed.append(province)
+            continue
+        rivals = targets[m.province_of(order.dest)]
+        if len(rivals) > 1:
+            # Several retreats to one place: all fail, unless the variant picks a winner.
+            name = intake.variant.format_unit
+            others = [name(m, by_unit[r].unit) for r in rivals if r != province]
+            winner = intake.variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
+            if winner is not None and rivals[winner] == province:
+                units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
+                result.result = SUCCEEDS
+                result.reason = f"retreats; prevails over {', '.join(others)}"
+                continue
+            removed.append(province)
+            result.result = FAILS
+            if winner is not None:
+                best = name(m, by_unit[rivals[winner]].unit)
+                result.reason = f"{best} prevails there; the unit is disbanded"
+            else:
+                result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
+        else:
+            units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
+            result.result, result.reason = SUCCEEDS, "retreats"
+    after = position.replace(units=units, dislodged=(), contested=frozenset())
+    return PhaseOutcome(position, intake.finish(), after, advance(after, rules), removed=removed)
+
+
+def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
+    m = position.map
+    unit = entry.unit
+    dest = order.dest
+    if unit.type is FLEET:
+        try:
+            dest = fleet_destination(m, unit.loc, dest)
+        except Illegal as exc:
+            intake.illegal(result, str(exc))
+            return None
+    else:
+        dest = m.province_of(dest)
+    options = retreat_options(position, entry)
+    if dest not in options:
+        target = m.province_of(dest)
+        if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
+            unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
+        ):
+            why = "it is not next to the unit"
+        elif target in position.units:
+            why = "it is occupied"
+        elif target == entry.attacker_from:
+            why = "the attacker came from there"
+        elif target in position.contested:
+            why = "it was left empty by a standoff"
+        else:
+            why = "the unit cannot go there"
+        reason = f"cannot retreat to {m.describe(target)}: {why}"
+        if why != "it is not next to the unit" and intake.variant.blocked_retreat_fails:
+            # Players who cannot see the board may order it; it fails and the unit is lost.
+            result.result, result.reason = FAILS, f"{reason}; the unit is disbanded"
+            return Retreat(unit.type, unit.loc, dest)
+        intake.illegal(result, reason)
+        return None
+    return Retreat(unit.type, unit.loc, dest)

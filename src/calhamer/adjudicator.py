@@ -277,7 +277,7 @@ class MovementResolver(GuessResolver):
             key = self.neutral | {p}
             world = worlds.get(key)
             if world is None:
-                world = MovementResolver(t, key, worlds)
+                world = type(self)(t, key, worlds)  # a variant's resolver judges its worlds too
             stands = world.convoy_route_stands(p)
             if (
                 not stands

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from calhamer.errors import CalhamerError
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain, UnitType
@@ -63,13 +64,23 @@ from calhamer.orders import (
     Waive,
 )
 from calhamer.phases import adjudicate, buildable_centres
-from calhamer.position import Position, Unit
+from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS
 from calhamer.rules import Rules, find_rules
 from calhamer.validation import Illegal
-from calhamer.variant import Variant
 
-__all__ = ["possible_order_texts", "possible_orders"]
+if TYPE_CHECKING:
+    from calhamer.position import Position
+
+__all__ = [
+    "adjustment_candidates",
+    "kept_by_adjudication",
+    "movement_candidates",
+    "possible_order_texts",
+    "possible_orders",
+    "retreat_candidates",
+    "stack_adjustment_candidates",
+]
 
 
 def possible_orders(
@@ -90,26 +101,12 @@ def possible_orders(
     if m.is_minor(code):
         return {}
     variant = position.variant
-    edition = variant.phase_rules(find_rules(rules))
-    base = variant.known_position(position, code)
-    stacks = _adjudicates_alone(variant)
-    phase = position.phase
-    if phase.is_movement:
-        found = _movement(position, base, code, variant, stacks)
-    elif phase.is_retreat:
-        found = _retreats(base, code, variant)
-        if stacks:
-            found = _tried(position, code, edition, found, keep_failed=True)
-    elif phase.is_adjustment:
-        if stacks:
-            found = _tried(position, code, edition, _stack_adjustments(base, code),
-                           keep_failed=False)
-            found = {loc: [*orders, Waive()] if any(isinstance(o, Build) for o in orders)
-                     else orders for loc, orders in found.items()}
-        else:
-            found = _adjustments(base, code, edition)
-    else:
+    handler = variant.phases.get(position.phase.kind)
+    if handler is None:
         return {}
+    edition = variant.phase_rules(find_rules(rules))
+    found = handler.possible_orders(position, variant.known_position(position, code), code,
+                                    edition)
     names = m.loc_names
     return {loc: found[loc] for loc in sorted(found, key=names.__getitem__) if found[loc]}
 
@@ -229,9 +226,12 @@ def _reach(m: Map, piece: _Piece) -> frozenset[ProvinceId]:
     return frozenset(province_of[d] for d in m.fleet_adjacent[piece.loc])
 
 
-def _movement(
-    position: Position, base: Position, power: str, variant, stacks: bool
+def movement_candidates(
+    position: Position, base: Position, power: str, *, stacks: bool = False
 ) -> dict[Location, list[AnyOrder]]:
+    """Every legal hold, move, support and convoy of ``power``'s units, judged on ``base``
+    (what the power knows of ``position``); ``stacks`` for a variant whose units are stacks,
+    whose orders are checked on a board probed for them."""
     m = base.map
     names = m.loc_names
     province_names = [names[p] for p in range(m.province_count)]
@@ -246,7 +246,7 @@ def _movement(
     for piece in pieces:
         if piece.power != power:
             continue
-        check = _checker(position, power, variant, piece, probe)
+        check = _checker(position, power, position.variant, piece, probe)
         here = piece.province
         candidates: list[Order] = [Hold(piece.type, piece.loc), *moves[piece]]
         reach = _reach(m, piece)
@@ -299,14 +299,16 @@ def _checker(position: Position, power: str, variant, piece: _Piece,
 # -- retreats and adjustments ----------------------------------------------------------------------
 
 
-def _retreats(base: Position, power: str, variant) -> dict[Location, list[AnyOrder]]:
+def retreat_candidates(base: Position, power: str) -> dict[Location, list[AnyOrder]]:
+    """A retreat to each place the variant allows for ``power``'s dislodged units, and a
+    disband."""
     m = base.map
     out: dict[Location, list[AnyOrder]] = {}
     for entry in base.dislodged:
         unit = entry.unit
         if unit.power != power:
             continue
-        choices = variant.retreat_choices(base, entry)
+        choices = base.variant.retreat_choices(base, entry)
         for piece in _pieces(m, [unit]):
             if piece.type is ARMY:
                 here = m.army_adjacent[piece.province]
@@ -331,7 +333,8 @@ def _builds(m: Map, province: ProvinceId) -> list[AnyOrder]:
     return orders
 
 
-def _adjustments(base: Position, power: str, rules: Rules) -> dict[Location, list[AnyOrder]]:
+def adjustment_candidates(base: Position, power: str, rules: Rules
+                          ) -> dict[Location, list[AnyOrder]]:
     m = base.map
     due = base.adjustments().get(power, 0)
     out: dict[Location, list[AnyOrder]] = {}
@@ -344,7 +347,7 @@ def _adjustments(base: Position, power: str, rules: Rules) -> dict[Location, lis
     return out
 
 
-def _stack_adjustments(base: Position, power: str) -> dict[Location, list[AnyOrder]]:
+def stack_adjustment_candidates(base: Position, power: str) -> dict[Location, list[AnyOrder]]:
     """Candidates for a variant with stacks (tried one by one afterwards)."""
     m = base.map
     out: dict[Location, list[AnyOrder]] = {}
@@ -358,12 +361,7 @@ def _stack_adjustments(base: Position, power: str) -> dict[Location, list[AnyOrd
     return out
 
 
-def _adjudicates_alone(variant) -> bool:
-    """Whether the variant adjudicates every phase in its own way (Superdiplomacy's stacks)."""
-    return type(variant).adjudicate is not Variant.adjudicate
-
-
-def _tried(position: Position, power: str, rules: Rules,
+def kept_by_adjudication(position: Position, power: str, rules: Rules,
            candidates: dict[Location, list[AnyOrder]], *, keep_failed: bool,
            ) -> dict[Location, list[AnyOrder]]:
     """The candidates that, adjudicated alone, are not invalid (and, unless ``keep_failed``,

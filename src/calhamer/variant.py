@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from calhamer import notation, validation
 from calhamer.adjudicator import MovementResolver
-from calhamer.errors import PhaseError
 from calhamer.phases import retreat_options
+from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
 from calhamer.views import full_view
 
@@ -43,7 +43,14 @@ class Variant:
     title: ClassVar[str] = "Standard Diplomacy"
     map_name: ClassVar[str] = "standard"
     default_rules: ClassVar[str] = "datc"
+    # The resolver of movement phases: a MovementResolver subclass carries a variant's own
+    # strengths and paradox rule (Arpiesse's colours), in the Alexander edition's nested
+    # worlds too.
     resolver_class: ClassVar[type[MovementResolver]] = MovementResolver
+    # The phase kinds the variant plays, each with its handler (adjudication and possible
+    # orders): the standard movement, retreats and adjustments here. A variant reuses, wraps
+    # or replaces them, or adds a kind (Arpiesse's summer exchange, "X").
+    phases: ClassVar[Mapping[str, PhaseHandler]] = STANDARD_PHASES
     takes_bids: ClassVar[bool] = False  # DP variants: players bid for neutral units' orders
 
     # Variants hold no state: two instances of one class are the same variant, so positions
@@ -145,12 +152,6 @@ class Variant:
         """The phase after ``position`` (whose own phase is over), or None for the usual one."""
         return None
 
-    def adjudicate_phase(
-        self, position: Position, orders: Mapping[str, Any], rules: Rules
-    ) -> PhaseOutcome:
-        """Adjudicate a phase kind the core does not know (not movement, retreats or winter)."""
-        raise PhaseError(f"the {self.title} variant has no phase of kind {position.phase.kind!r}")
-
     def unit_orders(
         self, position: Position, given: Mapping[int, Order], rules: Rules
     ) -> Mapping[str, Sequence[AnyOrder | str]]:
@@ -193,14 +194,7 @@ class Variant:
         """Problems with ``power``'s bids (``{"order": ..., "dp": ...}``) for this phase."""
         return [f"{self.title} has no bids: only DP variants take them"]
 
-    # -- variants that adjudicate in their own way (Superdiplomacy's stacks and dice) -------
-
-    def adjudicate(
-        self, position: Position, orders: Mapping[str, Any], rules: Rules
-    ) -> PhaseOutcome | None:
-        """Adjudicate ``position``'s phase entirely in the variant's own way, or None (the
-        default) to let the core do it. Superdiplomacy's stacks take over every phase here."""
-        return None
+    # -- games ---------------------------------------------------------------------------------
 
     def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
         """A phase about to be played, made ready by the game keeping it: a variant that

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calhamer.adjudicator import MovementResolver
+from calhamer.errors import PhaseError
 from calhamer.phases.adjustments import adjudicate_adjustments, civil_disorder_removals
 from calhamer.phases.flow import adjustments_needed, advance, buildable_centres, update_centers
 from calhamer.phases.intake import Intake, OrdersIn, moved_unit
@@ -23,30 +23,20 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 
-def adjudicate(
-    position: Position,
-    orders: OrdersIn,
-    rules: Rules | str | None = None,
-    *,
-    resolver_class: type[MovementResolver] = MovementResolver,
-) -> PhaseOutcome:
-    """Adjudicate the phase ``position`` is in, with ``orders`` by power."""
+def adjudicate(position: Position, orders: OrdersIn, rules: Rules | str | None = None
+               ) -> PhaseOutcome:
+    """Adjudicate the phase ``position`` is in, with ``orders`` by power.
+
+    The position's variant says how its phase is played (``Variant.phases``, a handler per
+    phase kind) and under which edition (``Variant.phase_rules``).
+    """
     variant = position.variant
     rules = variant.phase_rules(find_rules(rules))
-    own = variant.adjudicate(position, orders, rules)  # a variant's own way (Superdiplomacy)
-    if own is not None:
-        outcome = own
-    elif position.phase.is_movement:
-        if resolver_class is MovementResolver:
-            resolver_class = variant.resolver_class
-        outcome = adjudicate_movement(position, orders, rules, resolver_class=resolver_class)
-    elif position.phase.is_retreat:
-        outcome = adjudicate_retreats(position, orders, rules)
-    elif position.phase.is_adjustment:
-        outcome = adjudicate_adjustments(position, orders, rules)
-    else:
-        outcome = variant.adjudicate_phase(position, orders, rules)
-    return variant.finish_outcome(outcome, rules)
+    handler = variant.phases.get(position.phase.kind)
+    if handler is None:
+        raise PhaseError(
+            f"the {variant.title} variant has no phase of kind {position.phase.kind!r}")
+    return variant.finish_outcome(handler.adjudicate(position, orders, rules), rules)
 
 
 __all__ = [

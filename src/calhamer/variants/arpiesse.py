@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from calhamer import notation
@@ -37,6 +38,8 @@ from calhamer.errors import IllegalOrderError, InvalidOrderError, OrderError, Ph
 from calhamer.map import Location, Map, Terrain, UnitType
 from calhamer.notation import ParsedOrder
 from calhamer.orders import AnyOrder, Build, Convoy, Order, Support, Waive
+from calhamer.phases import Intake, OrdersIn, advance
+from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.position import Phase, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -399,6 +402,13 @@ def _read_colours(text: str) -> tuple[str, _Claim | None, _Claim | None]:
     return "".join(chars), first, second
 
 
+class ExchangePhase(PhaseHandler):
+    """The summer colour exchange (rule XII): each power's units may change colour."""
+
+    def adjudicate(self, position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+        return adjudicate_exchanges(position, orders, rules)
+
+
 class Arpiesse(Variant):
     """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
 
@@ -406,6 +416,7 @@ class Arpiesse(Variant):
     aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
     title = "Arpiesse Diplomacy"
     resolver_class = ArpiesseResolver
+    phases = MappingProxyType({**STANDARD_PHASES, "X": ExchangePhase()})  # summer exchange
     colour_exchange = False  # the optional summer colour exchange (rule XII)
 
     # -- options -----------------------------------------------------------------------------
@@ -533,13 +544,6 @@ class Arpiesse(Variant):
             return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
         return None
 
-    def adjudicate_phase(
-        self, position: Position, orders: Mapping[str, Any], rules: Rules
-    ) -> PhaseOutcome:
-        if position.phase.kind != "X":
-            return super().adjudicate_phase(position, orders, rules)
-        return adjudicate_exchanges(position, orders, rules)
-
     def unit_badge(self, unit: Unit) -> str | None:
         return colour_name(colour_of(unit)).lower()
 
@@ -652,7 +656,6 @@ def adjudicate_exchanges(
 ) -> PhaseOutcome:
     """The summer phase: mutual exchange orders swap colours when either unit could support
     the other to hold (rule XII, Examples 10 to 12)."""
-    from calhamer.phases import Intake, advance
 
     m = position.map
     intake = Intake(position, orders)

@@ -46,13 +46,12 @@ from calhamer.notation import ParsedOrder
 from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Phase, Position, Unit
 from calhamer.results import PhaseOutcome
-from calhamer.rules import Rules
 from calhamer.variant import Variant
 from calhamer.views import Note, PowerView, full_view
 
 # Besides what the variant uses, the names the rest of calhamer and the tests have always
 # imported from here (``__all__`` is the public part, unchanged).
-from .adjustments import adjudicate_adjustments
+from .adjustments import adjudicate_adjustments  # noqa: F401
 from .board import _Board, sea_route  # noqa: F401
 from .forces import CONVOY, HOLD, MOVE, SUPPORT, _Battle, _Group, _Side  # noqa: F401
 from .movement import LABEL, MAX_DEATH_ROUNDS, adjudicate_movement  # noqa: F401
@@ -76,9 +75,10 @@ from .notation import (  # noqa: F401
     parse_stack,
     with_count,
 )
+from .phases import STACK_PHASES
 from .report import _dice_record, dice_lines, dice_report
 from .resolver import _Resolver  # noqa: F401
-from .retreats import adjudicate_retreats, retreat_choices
+from .retreats import adjudicate_retreats, retreat_choices  # noqa: F401
 from .seasons import (  # noqa: F401
     adjustments_due,
     advance,
@@ -100,6 +100,7 @@ class Superdiplomacy(Variant):
     aliases = ("super", "super-diplomacy", "superdip")
     title = "Superdiplomacy"
     map_name = "superdiplomacy"
+    phases = STACK_PHASES
 
     # -- documents -----------------------------------------------------------------------------
 
@@ -160,17 +161,6 @@ class Superdiplomacy(Variant):
         return format_counted_order(position.map, order)
 
     # -- phases ---------------------------------------------------------------------------------
-
-    def adjudicate(self, position: Position, orders: Mapping[str, Any], rules: Rules
-                   ) -> PhaseOutcome | None:
-        kind = position.phase.kind
-        if kind == "M":
-            return adjudicate_movement(position, orders, rules)
-        if kind == "R":
-            return adjudicate_retreats(position, orders, rules)
-        if kind == "A":
-            return adjudicate_adjustments(position, orders, rules)
-        return None
 
     def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
         return retreat_choices(position, entry)

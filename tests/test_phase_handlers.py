@@ -1,0 +1,81 @@
+"""Phase handlers: a variant maps each phase kind it plays to a handler, and the resolver class
+it names judges every world of a phase, the Alexander edition's nested ones included."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+from calhamer import PhaseError, Position, adjudicate, possible_orders
+from calhamer.formats import position_from_json
+from calhamer.phases import OrdersIn
+from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
+from calhamer.pieces import Phase
+from calhamer.results import SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.rules import Rules
+from calhamer.variant import Variant
+from calhamer.variants import find_variant
+
+
+def test_a_purple_fleet_holds_against_red_in_the_alexander_world_too() -> None:
+    # ALEX.1's position (DATC 6.F.14) in Arpiesse. Purple beats Red (rule V), so F WAL's
+    # supported attack cannot dislodge the Purple F ENG: in reality, and also in the world the
+    # Alexander rule IV.5.g judges the convoy in (without A BRE). The convoy stands and the
+    # army lands, cutting F LON's support. Judged colour-blind in that world (2 against 1),
+    # the convoy would be disrupted although its fleet is never dislodged.
+    doc = {"variant": "arpiesse", "rules": "alexander", "phase": "S1901M",
+           "units": {"ENGLAND": ["Red F LON", "Red F WAL"],
+                     "FRANCE": ["Purple A BRE", "Purple F ENG"]},
+           "orders": {"ENGLAND": ["F LON S F WAL - ENG", "F WAL - ENG"],
+                      "FRANCE": ["A BRE - LON", "F ENG C A BRE - LON"]}}
+    position, orders, rules = position_from_json(doc)
+    outcome = adjudicate(position, orders, rules)
+    results = {r.canonical: r.result for rs in outcome.results.values() for r in rs}
+    assert results["Red F WAL - ENG"] == "fails"
+    assert results["Purple F ENG C Purple A BRE - LON"] == "succeeds"
+    assert results["Purple A BRE - LON"] == "succeeds"
+    assert results["Red F LON S Red F WAL - ENG"] == "fails"  # dislodged by the army
+    worlds = outcome.detail["resolver"].worlds  # type: ignore[attr-defined]
+    assert worlds and all(type(w) is position.variant.resolver_class for w in worlds.values())
+
+
+class Census(PhaseHandler):
+    """A made-up phase kind: every power reports, nothing moves."""
+
+    def adjudicate(self, position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
+        results = {p: [OrderResult(p, str(t), "COUNTED", SUCCEEDS, "counted") for t in items]
+                   for p, items in orders.items()}
+        after = position.replace(phase=Phase(position.phase.year, "F", "M"))
+        return PhaseOutcome(position, results, after, after)
+
+    def possible_orders(self, position, known, power, rules):  # type: ignore[no-untyped-def]
+        return {known.map.loc("PAR"): []}  # listed keys with no orders are left out
+
+
+class WithCensus(Variant):
+    name = "with-census"
+    aliases = ()
+    title = "Standard with a census"
+    phases = MappingProxyType({**STANDARD_PHASES, "X": Census()})
+
+
+def test_a_variant_adds_a_phase_kind_through_its_handler() -> None:
+    census = Position.initial(variant=WithCensus()).replace(phase=Phase(1901, "U", "X"))
+    outcome = adjudicate(census, {"FRANCE": ["we are three"]})
+    assert outcome.results["FRANCE"][0].reason == "counted"
+    assert outcome.next.phase.code == "F1901M"
+    assert possible_orders(census, "FRANCE") == {}
+
+
+def test_a_phase_kind_the_variant_does_not_play_is_refused() -> None:
+    summer = Position.initial().replace(phase=Phase(1901, "U", "X"))
+    with pytest.raises(PhaseError, match="the Standard Diplomacy variant has no phase of kind 'X'"):
+        adjudicate(summer, {})
+
+
+def test_superdiplomacy_and_arpiesse_name_their_handlers() -> None:
+    sd = find_variant("superdiplomacy")
+    assert set(sd.phases) == {"M", "R", "A"} and sd.phases is not STANDARD_PHASES
+    assert set(find_variant("arpiesse").phases) == {"M", "R", "A", "X"}
+    assert find_variant("kriegsplomacy").phases is STANDARD_PHASES

@@ -12,6 +12,14 @@ import argparse
 import sys
 from typing import Any
 
+from calhamer.cli.io import OK, UserError, read_json_source, read_phase, source_name
+from calhamer.errors import CalhamerError
+from calhamer.formats import position_from_json
+from calhamer.game import FORMAT, Game, game_outcome
+from calhamer.phases import adjudicate
+from calhamer.position import Phase
+from calhamer.views import known_position, power_view
+
 HELP = "draw a position or a phase's orders as a picture (SVG or PNG)"
 DESCRIPTION = (
     "Draw the board of a game file or a phase document as SVG or PNG. For a game, --phase "
@@ -39,7 +47,7 @@ def _width(text: str) -> float:
     return size
 
 
-def add_parser(sub: Any) -> None:
+def add_parsers(sub: Any) -> None:
     """Add the ``render`` command to the command line's subparsers."""
     p = sub.add_parser("render", help=HELP, description=DESCRIPTION)
     p.add_argument("source", metavar="GAME-OR-PHASE",
@@ -57,13 +65,12 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from calhamer.cli import OK, UserError, _name, _read_json
 
     fmt = args.format or ("png" if (args.output or "").lower().endswith(".png") else "svg")
     if fmt == "png" and not args.output:
         raise UserError("a PNG needs a file: give -o map.png")
-    doc = _read_json(args.source)
-    picture = _picture(doc, args, _name(args.source))
+    doc = read_json_source(args.source)
+    picture = _picture(doc, args, source_name(args.source))
     options = {"size": args.size, **picture}
     if fmt == "png":
         from calhamer.render.png import render_png
@@ -90,9 +97,6 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def _picture(doc: Any, args: argparse.Namespace, where: str) -> dict[str, Any]:
     """What to draw (keyword arguments of ``render_svg``), from a game or a phase document."""
-    from calhamer.cli import UserError
-    from calhamer.errors import CalhamerError
-    from calhamer.game import FORMAT
 
     try:
         if isinstance(doc, dict) and doc.get("format") == FORMAT:
@@ -105,7 +109,6 @@ def _picture(doc: Any, args: argparse.Namespace, where: str) -> dict[str, Any]:
 
 
 def _power(position: Any, text: str | None) -> str | None:
-    from calhamer.cli import UserError
 
     if text is None:
         return None
@@ -118,9 +121,6 @@ def _power(position: Any, text: str | None) -> str | None:
 
 
 def _from_game(doc: dict, args: argparse.Namespace) -> dict[str, Any]:
-    from calhamer.formats import position_from_json
-    from calhamer.game import Game, game_outcome
-    from calhamer.views import known_position, power_view
 
     game = Game.from_json(doc)
     record = game.record(args.phase)
@@ -141,12 +141,8 @@ def _from_game(doc: dict, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _from_phase(doc: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from calhamer.cli import UserError, _read_phase
-    from calhamer.phases import adjudicate
-    from calhamer.position import Phase
-    from calhamer.views import known_position, power_view
 
-    position, orders, rules = _read_phase(doc, None)
+    position, orders, rules = read_phase(doc, None)
     if args.phase and Phase.parse(args.phase).code != position.phase.code:
         raise UserError(
             f"the document is for {position.phase.code}, not {Phase.parse(args.phase).code}"

@@ -1,0 +1,70 @@
+"""The ``calhamer`` command line: one module per command group.
+
+``io`` reads and writes for every command; ``phase`` has the commands on one phase document,
+``games`` those on a game file, ``render`` draws pictures, and ``serve`` runs the web judge
+(its packages are imported only when it is used). The documents read and written are in
+``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from calhamer.cli import games, phase, render, serve
+from calhamer.cli.io import BAD_ORDERS, OK, USER_ERROR, Parser, UserError
+from calhamer.errors import CalhamerError
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="calhamer",
+        description="A Diplomacy judge: adjudicate phases, check orders, run whole games.",
+        epilog="Exit status: 0 ok, 1 some orders or lines were bad, 2 a usage or input error.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for group in (phase, games, serve, render):
+        group.add_parsers(sub)
+    return parser
+
+
+def _version() -> str:
+    from calhamer import __version__  # the package's own version, read when asked for
+
+    return __version__
+
+
+def _fail(message: str, stream: TextIO | None = None) -> int:
+    print(f"calhamer: {message}", file=stream or sys.stderr)
+    return USER_ERROR
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, 1 or 2)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.run(args)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else OK
+    except UserError as exc:
+        return _fail(str(exc))
+    except CalhamerError as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:
+        # The reader went away (``calhamer ... | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BAD_ORDERS
+    except UnicodeDecodeError as exc:
+        return _fail(f"the input is not UTF-8 text (byte {exc.start + 1} of a line or file)")
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 130
+    except OSError as exc:
+        return _fail(f"{exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
+
+

@@ -1,0 +1,117 @@
+"""Reading and writing for every command: sources, JSON documents, one-line errors.
+
+Exit status: 0 when all went well, 1 when the command ran but some orders or input lines were
+bad, 2 for a user error, reported as one line on stderr starting with ``calhamer:``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, NoReturn, TextIO
+
+from calhamer.errors import CalhamerError
+from calhamer.formats import (
+    describe_error,
+    position_from_json,
+    read_json,
+)
+from calhamer.game import dumps_pretty
+from calhamer.position import Position
+from calhamer.report import phase_report
+from calhamer.rules import find_rules
+from calhamer.variants import find_variant
+from calhamer.views import gamemaster_view
+
+OK, BAD_ORDERS, USER_ERROR = 0, 1, 2
+
+# What a malformed document can raise inside the readers besides CalhamerError.
+DOCUMENT_ERRORS = (KeyError, ValueError, TypeError, AttributeError)
+
+
+class UserError(Exception):
+    """A problem to report in one line, with exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is a UserError rather than an exit from inside."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UserError(f"{message} (see '{self.prog} --help')")
+
+
+# -- reading input ----------------------------------------------------------------------------
+
+
+def source_name(source: str) -> str:
+    return "standard input" if source == "-" else source
+
+
+def open_source(source: str) -> TextIO:
+    """Open ``source`` for reading text, with one-line errors for the usual failures."""
+    try:
+        return open(source, encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UserError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{source} is a directory, not a file") from None
+    except PermissionError:
+        raise UserError(f"{source}: permission denied") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    with open_source(source) as f:
+        return f.read()
+
+
+def read_json_source(source: str) -> Any:
+    """The JSON document in ``source``: every command that reads one reads it here (game
+    files through :meth:`Game.load`, which uses the same :func:`read_json`)."""
+    try:
+        return read_json(read_text(source), source_name(source))
+    except CalhamerError as exc:
+        raise UserError(str(exc)) from None
+
+
+def read_phase(doc: Any, rules_override: str | None) -> tuple[Position, dict[str, list[str]], str]:
+    """Read a phase document; its orders; the edition to use (``--rules`` wins)."""
+    try:
+        position, orders, rules = position_from_json(doc)
+    except DOCUMENT_ERRORS as exc:
+        raise CalhamerError(describe_error(exc)) from None
+    return position, orders, find_rules(rules_override or rules).name
+
+
+def dumps(doc: Any, compact: bool = False) -> str:
+    if compact:
+        return json.dumps(doc, separators=(",", ":"))
+    return dumps_pretty(doc)
+
+
+def power_name(position: Position, power: str) -> str:
+    try:
+        return position.map.power(power).name
+    except KeyError:
+        return power.title()
+
+
+def in_map_order(position: Position, keyed: Iterable[str]) -> list[str]:
+    keys = list(keyed)
+    codes = position.map.power_codes
+    return [p for p in codes if p in keys] + sorted(p for p in keys if p not in codes)
+
+
+def full_report(outcome: Any) -> str:
+    """The gamemaster's report: every result, and where the variant hides information from
+    the players, also everything the players are told, in the variant's notation."""
+    report = phase_report(outcome)
+    if find_variant(outcome.before.variant).hidden_information:
+        told = phase_report(gamemaster_view(outcome))
+        report += f"\n======\nAs the players are told it\n\n{told}"
+    return report

@@ -1,0 +1,186 @@
+"""The commands on one phase: adjudicate, new, validate, rules and variants."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from calhamer.cli.io import (
+    BAD_ORDERS,
+    OK,
+    UserError,
+    dumps,
+    full_report,
+    in_map_order,
+    open_source,
+    power_name,
+    read_json_source,
+    read_phase,
+    source_name,
+)
+from calhamer.errors import CalhamerError
+from calhamer.formats import (
+    outcome_to_json,
+    position_to_json,
+    read_json,
+    view_to_json,
+)
+from calhamer.game import check_orders
+from calhamer.phases import adjudicate
+from calhamer.position import Position
+from calhamer.report import phase_report
+from calhamer.rules import EDITIONS, find_rules
+from calhamer.variants import find_variant, variant_names
+from calhamer.views import power_view
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    if args.rules:
+        find_rules(args.rules)  # a bad edition is a user error before any input is read
+    if args.jsonl:
+        return _adjudicate_lines(args.file, args.rules, args.as_power)
+    doc = read_json_source(args.file)
+    try:
+        position, orders, rules = read_phase(doc, args.rules)
+    except CalhamerError as exc:
+        raise UserError(f"{source_name(args.file)}: {exc}") from None
+    outcome = adjudicate(position, orders, rules)
+    if args.as_power:
+        # One power's view: only what the rules let that power know (calhamer.views).
+        view = power_view(outcome, args.as_power)
+        if args.json:
+            print(dumps(view_to_json(view, rules)))
+        else:
+            sys.stdout.write(phase_report(view))
+    elif args.json:
+        print(dumps(outcome_to_json(outcome, rules)))
+    else:
+        sys.stdout.write(full_report(outcome))
+    return OK
+
+
+def _lines(source: str) -> Iterator[str]:
+    if source == "-":
+        yield from sys.stdin
+        return
+    with open_source(source) as f:
+        yield from f
+
+
+def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | None = None) -> int:
+    """One phase document per input line, one compact output document per output line (with
+    ``as_power``: that power's view)."""
+    failed = False
+    for number, line in enumerate(_lines(source), start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = read_json(line.rstrip("\r\n"), with_line=False)
+            position, orders, rules = read_phase(doc, rules_override)
+            outcome = adjudicate(position, orders, rules)
+            if as_power:
+                out = view_to_json(power_view(outcome, as_power), rules)
+            else:
+                out = outcome_to_json(outcome, rules)
+        except CalhamerError as exc:
+            out, failed = {"error": f"line {number}: {exc}"}, True
+        print(dumps(out, compact=True), flush=True)
+    return BAD_ORDERS if failed else OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    variant = find_variant(args.variant)
+    rules = find_rules(args.rules or variant.default_rules).name
+    start = Position.initial(variant=variant)
+    print(dumps(position_to_json(start, rules)))
+    return OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.rules:
+        find_rules(args.rules)
+    doc = read_json_source(args.file)
+    try:
+        position, orders, rules = read_phase(doc, args.rules)
+    except CalhamerError as exc:
+        raise UserError(f"{source_name(args.file)}: {exc}") from None
+    if not any(orders.values()):
+        print(f"{position.phase.code}: the document has no orders to check")
+        return OK
+    checks = check_orders(position, orders, rules)
+    bad = 0
+    print(f"{position.phase.name} ({position.phase.code}), rules {rules}")
+    for power in in_map_order(position, checks):
+        print()
+        print(power_name(position, power))
+        for check in checks[power]:
+            if check.ok:
+                print(f"    ok     {check.canonical}")
+            else:
+                bad += 1
+                print(f"    error  {check.text.strip()}: {check.problem}")
+    total = sum(len(c) for c in checks.values())
+    print()
+    print(f"{total - bad} of {total} orders are valid" if bad else f"all {total} orders are valid")
+    return BAD_ORDERS if bad else OK
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    names = [find_rules(args.edition).name] if args.edition else list(EDITIONS)
+    default = find_variant("standard").default_rules
+    for i, name in enumerate(names):
+        if i:
+            print()
+        rules = EDITIONS[name]
+        print(f"{name} (default)" if name == default else name)
+        options = [(k, v) for k, v in rules.describe() if k != "name"]
+        width = max(len(k) for k, _ in options)
+        for key, value in options:
+            print(f"    {key:<{width}}  {value}")
+    return OK
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    """List every variant: its name, title and default rule edition."""
+    for name in variant_names():
+        variant = find_variant(name)
+        print(f"{name:<22}{variant.title} (rules: {variant.default_rules})")
+    return OK
+
+
+def add_parsers(sub: Any) -> None:
+    """The commands on one phase document: adjudicate, new, validate, rules, variants."""
+    editions = ", ".join(EDITIONS)
+    variants = ", ".join(variant_names())
+    p = sub.add_parser("adjudicate", help="adjudicate a phase document",
+                       description="Adjudicate a phase document and report each order's result.")
+    p.add_argument("file", metavar="FILE", help="the phase document, or - for standard input")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="print the output document as JSON")
+    mode.add_argument("--jsonl", action="store_true",
+                      help="read one phase document per line, write one output document per line")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
+    p.add_argument("--as", dest="as_power", metavar="POWER",
+                   help="print only what POWER may know (its view; see docs/formats.md)")
+    p.set_defaults(run=cmd_adjudicate)
+
+    p = sub.add_parser("new", help="print the starting position as a phase document")
+    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
+    p.set_defaults(run=cmd_new)
+
+    p = sub.add_parser("validate", help="check the orders of a phase document",
+                       description="Check each order of a phase document without "
+                       "adjudicating: is it readable, and legal for its unit?")
+    p.add_argument("file", metavar="FILE", help="the phase document, or - for standard input")
+    p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("rules", help="list the rule editions and their options")
+    p.add_argument("edition", nargs="?", metavar="EDITION", help="show only this edition")
+    p.set_defaults(run=cmd_rules)
+
+    p = sub.add_parser("variants", help="list the variants and their default rule editions")
+    p.set_defaults(run=cmd_variants)

@@ -179,3 +179,16 @@ def test_game_set_orders_takes_order_values() -> None:
     assert [r["result"] for r in record.results["FRANCE"]][:2] == ["succeeds", "succeeds"]
     with pytest.raises(GameError, match="neither an order's text nor an Order value"):
         game.set_orders("FRANCE", [42])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("name", list(BUILT_IN))
+def test_positions_are_dict_keys(name: str) -> None:
+    start = Position.initial(variant=find_variant(name))
+    again, _orders, _rules = position_from_json(position_to_json(start))
+    seen = {start: "start"}
+    assert again == start and hash(again) == hash(start) and seen[again] == "start"
+    later = start.replace(phase=start.phase.__class__(start.phase.year + 1, "S", "M"))
+    assert later not in seen
+    import pickle
+
+    assert pickle.loads(pickle.dumps(start)) in seen

@@ -95,6 +95,12 @@ class Map:
     _power_names: dict[str, str] = field(repr=False)
     # Powers no player commands (``[minor_powers]``); not in ``powers`` nor ``power_codes``.
     minor_powers: tuple[Power, ...] = ()
+    # What load_map was given (a shipped map's name or a file's path): a map travels to another
+    # process as this, and is loaded there once, as here (maps are compared by identity).
+    source: str = field(default="", repr=False)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (load_map, (self.source or self.name,))
 
     # -- provinces and locations -------------------------------------------------------------
 
@@ -568,6 +574,7 @@ def _build(data: dict[str, object], source: str) -> Map:
         _prefix_names=prefix_names,
         _power_names=power_names,
         minor_powers=tuple(minor_powers),
+        source=source,
     )
 
 

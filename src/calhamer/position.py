@@ -68,6 +68,21 @@ class Position:
             centers = {p.id: p.home for p in board.provinces if p.home and p.is_supply_center}
         return cls(board, Phase.parse(board.start_phase), units, centers, variant=variant)
 
+    def __hash__(self) -> int:
+        # Positions are values, usable as dict keys (a bot's table of positions seen). Equal
+        # positions hash alike: the hash leaves out the variant's extra fields, whose values
+        # need not be hashable. (Not cached: a cached string hash would be wrong in another
+        # process after pickling.)
+        return hash((self.map.name, self.phase, frozenset(self.units.items()),
+                     frozenset(self.centers.items()), self.dislodged, self.contested,
+                     self.variant))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Read-only mapping views cannot be pickled: send plain dicts (made read-only again
+        # on arrival), so positions travel to worker processes.
+        return (Position, (self.map, self.phase, dict(self.units), dict(self.centers),
+                           self.dislodged, self.contested, self.variant, dict(self.extra)))
+
     def replace(self, **changes: object) -> Position:
         """A copy with some fields changed (written out by hand: this runs every phase)."""
         get = changes.get

@@ -496,7 +496,7 @@ def test_ties_give_the_default_order_and_identical_orders_add_up() -> None:
 
 def test_a_minor_powers_own_default_order(tmp_path) -> None:
     text = (
-        Path(dp.__file__).parent.parent / "maps" / "sub-saharan-excerpt.toml"
+        Path(variants.__file__).parent.parent / "maps" / "sub-saharan-excerpt.toml"
     ).read_text(encoding="utf-8")
     text = text.replace(
         '[minor_powers.KASONGO]\nname = "Kasongo"',

@@ -1,0 +1,240 @@
+"""Kriegsplomacy (Allen Wells and Don Woods, rd07): Diplomacy where nobody sees the board.
+
+A power learns which of its orders succeeded, which of its units were attacked, which of its
+moves were opposed, its dislodgements and whether each retreat worked, its own centres before
+each winter and every power's centre count after it; anything else only through espionage.
+The rules as implemented, and every reading of the source, are in ``docs/rules/kriegsplomacy.md``.
+
+What the variant changes:
+
+- the board (``maps/kriegsplomacy.toml``) starts in Winter 1900 with home centres and no units,
+  and builds go in any owned, vacant centre (rule 2);
+- two more movement orders, espionage (``A VIE E``) and counter-espionage (``F NWY CE``), which
+  adjudicate as holds (rule 5);
+- orders are read and checked against what their power knows (its own units), so that no
+  error message reveals a foreign unit; a retreat to a place it may not go is a legal order
+  that fails and disbands the unit (rule 3.6);
+- every movement phase is followed by a retreat phase and every Fall by a Winter, needed or
+  not, so that silence tells nothing (the staged release);
+- :meth:`Kriegsplomacy.power_view` builds each power's view in the source's notation
+  (``F Sev*-Bla [opp]``, ``Ita A ???-Tyo*``, ``Austria: (4) + 1;``).
+
+The package, by concern (each imports only those above it):
+
+- ``names``: places, powers and units as the source writes them;
+- ``spying``: the ``E`` and ``CE`` orders, read and written, and where a unit spies;
+- ``facts``: what a movement phase's adjudication tells (attacks, opposition, spies);
+- ``reports``: the lines each power and spy is told, and the winter's centre chart;
+- ``retreats``: the fate of each dislodged unit, and what a spy sees of it;
+- ``visibility``: each power's known position and its view of every phase;
+- this module: the variant, whose hooks call the modules above.
+
+Everything other modules and the tests use is importable from this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from calhamer.errors import PhaseError
+from calhamer.map import ARMY, Map, ProvinceId
+from calhamer.notation import ParsedOrder
+from calhamer.orders import AnyOrder, Move, Order
+from calhamer.phases import update_centers
+from calhamer.position import Phase, Position
+from calhamer.results import PhaseOutcome
+from calhamer.rules import DisorderDistance, Rules
+from calhamer.validation import Illegal, check_movement_order, sea_route_exists
+from calhamer.variant import Variant
+from calhamer.views import PowerView
+
+# Besides what the variant uses, every public name this module had before it became a
+# package, for the tests and library callers.
+from .facts import MovementFacts
+from .names import power_abbreviation, short  # noqa: F401
+from .reports import centre_chart  # noqa: F401
+from .retreats import retreat_fates, retreat_line  # noqa: F401
+from .spying import (  # noqa: F401
+    SPIES,
+    CounterEspionage,
+    Espionage,
+    SpyRecord,
+    format_spy_order,
+    read_order,
+    spy_range,
+)
+from .visibility import (  # noqa: F401
+    known_position,
+    known_totals,
+    movement_view,
+    retreat_view,
+    winter_view,
+)
+
+
+class Kriegsplomacy(Variant):
+    """Kriegsplomacy rd07: fog of war, espionage and counter-espionage, flexible builds."""
+
+    name = "kriegsplomacy"
+    aliases = ("krieg", "kriegsplomacy-rd07", "rd07")
+    title = "Kriegsplomacy"
+    map_name = "kriegsplomacy"
+    hidden_information = True
+    blocked_retreat_fails = True
+
+    # -- phase documents: the spies whose retreat news is still to come -------------------------
+
+    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
+        extra = doc.get("extra") or {}
+        if not isinstance(extra, Mapping):
+            raise PhaseError('"extra" must be an object')
+        entries = extra.get(SPIES, [])
+        if not isinstance(entries, list):
+            raise PhaseError('"extra.spies" must be a list of {"power", "unit", "sees"} objects')
+        spies = []
+        for entry in entries:
+            if not isinstance(entry, Mapping) or not {"power", "unit", "sees"} <= set(entry):
+                raise PhaseError('each of "extra.spies" is written {"power": "ENGLAND", '
+                                 '"unit": "F NTH", "sees": ["BEL", ...]}')
+            power = m.find_power(str(entry["power"]))
+            if power is None:
+                raise PhaseError(f"extra.spies: {entry['power']!r} is not a power of this map")
+            unit = self.parse_unit(m, str(entry["unit"]), power)
+            sees = set()
+            for code in entry["sees"]:
+                loc = m.find_location(str(code))
+                if loc is None:
+                    raise PhaseError(f"extra.spies: {code!r} is not a province of this map")
+                sees.add(m.province_of(loc))
+            spies.append(SpyRecord(power, unit, frozenset(sees)))
+        return {SPIES: tuple(spies)} if spies else {}
+
+    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
+        spies = position.extra.get(SPIES)
+        if not spies:
+            return
+        m = position.map
+        doc["extra"] = {
+            SPIES: [
+                {
+                    "power": s.power,
+                    "unit": self.format_unit(m, s.unit),
+                    "sees": sorted(m.provinces[p].code for p in s.sees),
+                }
+                for s in spies
+            ]
+        }
+
+    # -- orders ------------------------------------------------------------------------------------
+
+    def known_position(self, position: Position, power: str) -> Position:
+        """What ``power`` knows: its own units, dislodged units and centres, and the centre
+        totals of every power it has been told (:func:`known_totals`); nothing else foreign."""
+        return known_position(position, power)
+
+    def parse_order(
+        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    ) -> ParsedOrder:
+        """Orders are read against the power's own units only (an omitted unit type is never
+        taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
+        if position is not None:
+            position = self.known_position(position, m.find_power(power or "") or "")
+        return read_order(m, text, phase_kind=phase_kind, position=position, power=power)
+
+    def format_order(self, position: Position, order: AnyOrder) -> str:
+        if isinstance(order, Espionage | CounterEspionage):
+            return format_spy_order(position.map, order)
+        return super().format_order(position, order)
+
+    def no_unit_message(
+        self,
+        position: Position,
+        power: str | None,
+        province: ProvinceId,
+        *,
+        dislodged: bool = False,
+    ) -> str:
+        """Said alike whether a foreign unit stands there or none (nothing foreign is told)."""
+        m = position.map
+        name = m.power(power).name if power and m.find_power(power) else (power or "you")
+        what = "dislodged unit" if dislodged else "unit"
+        return f"{name} has no {what} in {m.describe(province)}"
+
+    def check_movement_order(self, position: Position, power: str | None, order: Order) -> Order:
+        """Legality judged on what the power knows: its own units and the map.
+
+        An army may be ordered anywhere a convoy could take it, whatever fleets stand at sea
+        (players cannot see them); a support or convoy may name any unit, or none (rule 4.3).
+        """
+        m = position.map
+        here = m.loc_province[order.loc]
+        unit = position.units.get(here)
+        if unit is None or (power is not None and unit.power != power):
+            raise Illegal(self.no_unit_message(position, power, here))
+        known = self.known_position(position, unit.power)
+        if isinstance(order, Move) and unit.type is ARMY:
+            target = m.province_of(order.dest)
+            if (
+                target != here
+                and target not in m.army_adjacent[here]
+                and m.is_coastal(here)
+                and sea_route_exists(m, here, target)
+            ):
+                return replace(order, unit_type=ARMY, loc=unit.loc, dest=target)
+        return check_movement_order(known, power, order)
+
+    # -- phases ------------------------------------------------------------------------------------
+
+    def phase_rules(self, rules: Rules) -> Rules:
+        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any edition."""
+        if (
+            not rules.builds_in_home_centres_only
+            and rules.civil_disorder is DisorderDistance.OWNED_CENTRE_ANY_ROUTE
+        ):
+            return rules
+        return rules.with_options(
+            builds_in_home_centres_only=False,
+            civil_disorder=DisorderDistance.OWNED_CENTRE_ANY_ROUTE,
+        )
+
+    def next_phase(self, position: Position, rules: Rules) -> Position | None:
+        """A retreat phase after every movement phase and a winter after every Fall."""
+        phase = position.phase
+        if phase.is_movement:
+            return position.replace(phase=Phase(phase.year, phase.season, "R"), dislodged=())
+        if phase.is_retreat and phase.season == "F":
+            return position.replace(
+                phase=Phase(phase.year, "W", "A"),
+                centers=update_centers(position),
+                contested=frozenset(),
+            )
+        return None
+
+    def finish_outcome(self, outcome: PhaseOutcome, rules: Rules) -> PhaseOutcome:
+        """Remember each movement phase's spies in its retreat phase (whose news they get)."""
+        nxt = outcome.next
+        movement = outcome.before.phase.is_movement
+        if not movement and SPIES not in nxt.extra:
+            return outcome
+        extra = {k: v for k, v in nxt.extra.items() if k != SPIES}
+        if movement and (spies := MovementFacts.of(outcome).spy_records()):
+            extra[SPIES] = spies
+        new = nxt.replace(extra=extra)
+        if outcome.after is nxt:
+            outcome.after = new
+        outcome.next = new
+        return outcome
+
+    # -- views -------------------------------------------------------------------------------------
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        kind = outcome.before.phase.kind
+        if kind == "M":
+            return movement_view(self, outcome, power)
+        if kind == "R":
+            return retreat_view(self, outcome, power)
+        if kind == "A":
+            return winter_view(self, outcome, power)
+        return super().power_view(outcome, power)

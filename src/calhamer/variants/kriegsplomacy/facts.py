@@ -1,0 +1,117 @@
+"""The facts of an adjudicated movement phase that Kriegsplomacy tells about, worked out once:
+which units were attacked (rule 3.3), which moves were opposed (rule 3.4), which supports were
+cut, and the spies, whether each was cut and what it sees (rules 5 to 7).
+
+The lines built from these facts are in :mod:`calhamer.variants.kriegsplomacy.reports`.
+"""
+
+from __future__ import annotations
+
+from calhamer.adjudicator import EMPTY, MOVE, SUPPORT, MovementResolver, OrderTable
+from calhamer.errors import PhaseError
+from calhamer.map import Map, ProvinceId
+from calhamer.orders import Order
+from calhamer.position import Position
+from calhamer.results import INVALID, PhaseOutcome
+
+from .names import by_code
+from .spying import CounterEspionage, Espionage, SpyRecord, spy_range
+
+
+class MovementFacts:
+    """What Kriegsplomacy tells about one adjudicated movement phase, worked out once.
+
+    ``attacked`` (rule 3.3), ``opposed`` (rule 3.4), spies and their ranges (rules 5 to 7).
+    """
+
+    def __init__(self, outcome: PhaseOutcome) -> None:
+        resolver = outcome.detail.get("resolver")
+        if not isinstance(resolver, MovementResolver):
+            raise PhaseError(
+                "a Kriegsplomacy view needs the adjudication itself (adjudicate the phase "
+                "again rather than rebuilding it from stored results)"
+            )
+        self.outcome = outcome
+        self.before: Position = outcome.before
+        self.m: Map = self.before.map
+        self.r: MovementResolver = resolver
+        self.t: OrderTable = resolver.table
+        m = self.m
+        self.orders: dict[ProvinceId, Order] = {}
+        for results in outcome.results.values():
+            for res in results:
+                if res.result != INVALID and isinstance(res.order, Order):
+                    self.orders.setdefault(m.province_of(res.order.loc), res.order)
+        self.dislodged = {m.province_of(d.unit.loc) for d in outcome.dislodged}
+        self.attacked = {p: self._attacked(p) for p in self.before.units}
+        self.spies = [
+            p for p in by_code(m, self.before.units)
+            if isinstance(self.orders.get(p), Espionage | CounterEspionage)
+        ]
+
+    @classmethod
+    def of(cls, outcome: PhaseOutcome) -> MovementFacts:
+        """The facts of ``outcome``, worked out once however many views are built from it."""
+        facts = outcome.detail.get("kriegsplomacy")
+        if not isinstance(facts, cls) or facts.outcome is not outcome:
+            facts = outcome.detail["kriegsplomacy"] = cls(outcome)
+        return facts
+
+    # -- rules 3.3 and 3.4 ------------------------------------------------------------------------
+
+    def _attacked(self, q: ProvinceId) -> bool:
+        """Rule 3.3: a foreign move reached for ``q`` and its unit did not leave."""
+        t, r = self.t, self.r
+        if t.kind[q] == MOVE and r.resolution[q]:
+            return False  # a move into the place it left is no attack
+        return any(t.owner[a] != t.owner[q] and r.path(a) for a in t.movers_to[q])
+
+    def opposed(self, p: ProvinceId) -> bool:
+        """Rule 3.4: whether the move of the unit in ``p`` met opposition (own units count)."""
+        t, r = self.t, self.r
+        q = t.dest[p]
+        if t.kind[q] != EMPTY:
+            if t.kind[q] != MOVE or not r.resolution[q]:
+                return True  # a unit holding there, or trying and failing to leave
+            if t.dest[q] == p and not r.convoyed[p] and not r.convoyed[q]:
+                return True  # a unit moving the other way, neither move convoyed
+        return any(a != p and r.path(a) for a in t.movers_to[q])
+
+    def support_cut(self, s: ProvinceId) -> bool:
+        """Whether the support ordered in ``s`` (given or void) was cut or dislodged (6.3)."""
+        if s in self.dislodged:
+            return True
+        if self.t.kind[s] == SUPPORT:
+            return not self.r.resolution[s]
+        return any(self.r.cuts_support(a, s) for a in self.t.movers_to[s])
+
+    # -- rules 5 to 7 -----------------------------------------------------------------------------
+
+    def is_cut(self, p: ProvinceId) -> bool:
+        """Rule 5.1: an attack on a spying unit cuts the spying."""
+        return self.attacked[p]
+
+    def sees(self, spy: ProvinceId) -> frozenset[ProvinceId]:
+        """The places an espionage order learns about: its range less every other power's
+        uncut counter-espionage (rules 7 and 7.2); empty when the espionage is cut."""
+        if self.is_cut(spy):
+            return frozenset()
+        unit = self.before.units[spy]
+        hidden: set[ProvinceId] = set()
+        for p in self.spies:
+            other = self.before.units[p]
+            if (
+                isinstance(self.orders[p], CounterEspionage)
+                and other.power != unit.power
+                and not self.is_cut(p)
+            ):
+                hidden |= spy_range(self.m, other)
+        return spy_range(self.m, unit) - hidden
+
+    def spy_records(self) -> tuple[SpyRecord, ...]:
+        records = []
+        for p in self.spies:
+            if isinstance(self.orders[p], Espionage) and not self.is_cut(p):
+                unit = self.before.units[p]
+                records.append(SpyRecord(unit.power, unit, self.sees(p)))
+        return tuple(records)

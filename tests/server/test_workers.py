@@ -12,8 +12,10 @@ import time
 import pytest
 from sqlalchemy import func, select
 
-from calhamer.server import service, worker
 from calhamer.server.models import Event, Game, OrderSet, PhaseRow, User
+from calhamer.server.services import adjudication
+from calhamer.server.services.common import Conflict
+from calhamer.server.services.orders import save_orders
 from calhamer.server.views import viewer_for
 
 
@@ -128,11 +130,11 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
                 with judge.database.transaction() as session:
                     viewer = viewer_for(session, gid, session.get(User, france_id))
                     assert viewer is not None
-                    service.save_orders(session, viewer=viewer, phase_code="S1901M",
-                                        lines=["A Par - Bur", f"# save {n}"], ready=None,
-                                        now=judge.clock())
+                    save_orders(session, viewer=viewer, phase_code="S1901M",
+                                lines=["A Par - Bur", f"# save {n}"], ready=None,
+                                now=judge.clock())
                 acknowledged.append(n)
-            except service.Conflict:
+            except Conflict:
                 refused.append(n)
                 return
 
@@ -182,7 +184,7 @@ def test_a_failing_adjudication_parks_the_game(judge, monkeypatch):
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("resolver bug")
 
-    monkeypatch.setattr(worker, "adjudicate_phase", broken)
+    monkeypatch.setattr(adjudication, "adjudicate_phase", broken)
     assert judge.process() == [f"{gid} failed"]
     assert judge.process() == []  # not retried at once
     with judge.database.session() as session:

@@ -15,7 +15,7 @@ from calhamer.formats import view_to_json
 from calhamer.game import game_view
 from calhamer.render import render_svg
 from calhamer.report import phase_report
-from calhamer.server.models import Game
+from calhamer.server.models import GameRow
 from calhamer.server.services.games import find_phase
 from calhamer.server.services.results import library_game
 from conftest import Judge
@@ -49,7 +49,7 @@ def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
     # What the library says France's view of each phase is (adjudicated again here).
     expected: dict[str, Any] = {}
     with judge.database.session() as session:
-        row = session.get(Game, gid)
+        row = session.get(GameRow, gid)
         assert row is not None
         for code in ("W1900A", "S1901M"):
             phase = find_phase(session, row, code)

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from calhamer.game import OrderCheck
 from calhamer.server.config import Settings
-from calhamer.server.models import Game, Message, OrderSet, PhaseRow, User
+from calhamer.server.models import GameRow, Message, OrderSet, PhaseRow, User
 from calhamer.server.schemas import (
     Deadlines,
     GameGMOut,
@@ -92,7 +92,7 @@ def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
                      last_error=error)
 
 
-def _game_fields(game: Game, phase: PhaseRow) -> dict[str, Any]:
+def _game_fields(game: GameRow, phase: PhaseRow) -> dict[str, Any]:
     return {
         "id": game.id, "name": game.name, "variant": game.variant, "rules": game.rules,
         "press": game.press, "status": game.status, "phase": phase.code,
@@ -114,7 +114,7 @@ def checks_out(checks: list[OrderCheck]) -> list[OrderCheckOut]:
                           problem=c.problem) for c in checks]
 
 
-def orders_out(game: Game, phase: PhaseRow, order_set: OrderSet,
+def orders_out(game: GameRow, phase: PhaseRow, order_set: OrderSet,
                checks: list[OrderCheck] | None = None) -> OrdersOut:
     if checks is None:
         checks = orders.check_lines(game, phase, order_set.power, list(order_set.lines))

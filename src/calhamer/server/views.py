@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from calhamer.server.models import Game, Seat, User
+from calhamer.server.models import GameRow, Seat, User
 from calhamer.variants import find_variant
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what services.games.create_game makes
@@ -38,7 +38,7 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what services.games.create_game 
 @dataclass(frozen=True)
 class Viewer:
     user: User
-    game: Game
+    game: GameRow
     is_gm: bool
     power: str | None  # the power the user plays in this game, if any
 
@@ -58,7 +58,7 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     """The user's standing in the game, or None when the game is unknown or not theirs."""
     if user is None or not GAME_ID.fullmatch(game_id):
         return None
-    game = session.get(Game, game_id)
+    game = session.get(GameRow, game_id)
     if game is None:
         return None
     power = session.scalar(

@@ -23,7 +23,7 @@ from calhamer.server.deps import (
     SettingsDep,
     SignerDep,
 )
-from calhamer.server.models import Game, User
+from calhamer.server.models import GameRow, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
@@ -37,7 +37,7 @@ api = APIRouter(prefix="/api/games", tags=["games"])
 pages = APIRouter(include_in_schema=False)
 
 
-def _create(session: Session, user: User, body: GameIn, now: datetime) -> Game:
+def _create(session: Session, user: User, body: GameIn, now: datetime) -> GameRow:
     return games.create_game(
         session, gm=user, name=body.name, variant=body.variant, rules=body.rules,
         press=body.press, movement_minutes=body.deadlines.movement,

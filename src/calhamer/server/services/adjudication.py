@@ -12,9 +12,8 @@ from datetime import datetime
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
-from calhamer.game import Game as LibraryGame
-from calhamer.game import PhaseRecord, is_order_line
-from calhamer.server.models import Game, PhaseRow
+from calhamer.game import Game, PhaseRecord, is_order_line
+from calhamer.server.models import GameRow, PhaseRow
 from calhamer.server.services.bids import stored_bids
 from calhamer.server.services.common import hides
 from calhamer.server.services.games import current_phase, log, next_deadline, required_powers
@@ -23,24 +22,24 @@ from calhamer.server.services.results import store_views
 from calhamer.views import power_view
 
 
-def due_games(now: datetime) -> Select[Game]:
+def due_games(now: datetime) -> Select[GameRow]:
     """The statement a worker claims a due game with: one row, locked, skipping locked ones."""
     return (
-        select(Game)
+        select(GameRow)
         .where(
-            Game.status == "active",
-            or_(Game.process_requested,
-                and_(Game.deadline.is_not(None), Game.deadline <= now)),
-            or_(Game.retry_at.is_(None), Game.retry_at <= now),
+            GameRow.status == "active",
+            or_(GameRow.process_requested,
+                and_(GameRow.deadline.is_not(None), GameRow.deadline <= now)),
+            or_(GameRow.retry_at.is_(None), GameRow.retry_at <= now),
         )
-        .order_by(Game.deadline, Game.id)
+        .order_by(GameRow.deadline, GameRow.id)
         .limit(1)
         .with_for_update(skip_locked=True)
     )
 
 
 def adjudicate_phase(
-    session: Session, game: Game, *, now: datetime, worker: str, pause: float = 0.0
+    session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0
 ) -> PhaseRow:
     """Adjudicate the game's current phase with the stored orders and start the next phase.
 
@@ -51,7 +50,7 @@ def adjudicate_phase(
     phase = current_phase(session, game)
     orders = {p: [t for t in o.lines if is_order_line(t)]
               for p, o in order_sets(session, phase).items()}
-    judged = LibraryGame(game.variant, game.rules, [
+    judged = Game(game.variant, game.rules, [
         PhaseRecord(phase.code, phase.position, orders,
                     bids=stored_bids(session, game, phase)),
     ])

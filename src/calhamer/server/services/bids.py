@@ -18,7 +18,7 @@ from calhamer import notation
 from calhamer.errors import CalhamerError
 from calhamer.game import is_order_line
 from calhamer.position import Phase, Position
-from calhamer.server.models import BidSet, Game, PhaseRow
+from calhamer.server.models import BidSet, GameRow, PhaseRow
 from calhamer.server.services.common import (
     Conflict,
     Invalid,
@@ -51,7 +51,7 @@ def bid_sets(session: Session, phase: PhaseRow) -> dict[str, BidSet]:
     return {b.power: b for b in rows}
 
 
-def stored_bids(session: Session, game: Game, phase: PhaseRow) -> dict[str, list[Any]]:
+def stored_bids(session: Session, game: GameRow, phase: PhaseRow) -> dict[str, list[Any]]:
     """The bids of a movement phase of a DP game, by power, as stored (empty otherwise)."""
     if not takes_bids(game) or not Phase.parse(phase.code).is_movement:
         return {}
@@ -78,7 +78,7 @@ def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
 # -- saving and checking -----------------------------------------------------------------------
 
 
-def _bid_phase(session: Session, game: Game, phase_code: str) -> tuple[PhaseRow, Position]:
+def _bid_phase(session: Session, game: GameRow, phase_code: str) -> tuple[PhaseRow, Position]:
     """The current phase, which must be a movement phase of a DP game (Conflict otherwise)."""
     variant = variant_of(game)
     if not variant.takes_bids:
@@ -130,7 +130,7 @@ def bid_amount_problem(line: str) -> str | None:
             f"write it in digits, like \"3 DP: {match['order'] or 'A Hol H'}\"")
 
 
-def check_bid_list(game: Game, phase: PhaseRow, power: str,
+def check_bid_list(game: GameRow, phase: PhaseRow, power: str,
                    bids: Sequence[str | dict[str, Any]]) -> tuple[list[str], int, int]:
     """The problems with ``power``'s bids (overspending included), the DP they allocate and
     the power's allotment this phase. Depends only on the public position and these bids."""

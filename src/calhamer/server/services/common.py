@@ -13,7 +13,7 @@ import json
 
 from calhamer.formats import position_from_json
 from calhamer.position import Position
-from calhamer.server.models import Game, PhaseRow
+from calhamer.server.models import GameRow, PhaseRow
 from calhamer.variants import Variant, find_variant
 
 
@@ -46,16 +46,16 @@ def position_of(row: PhaseRow) -> Position:
 # -- variants ----------------------------------------------------------------------------------
 
 
-def variant_of(game: Game) -> Variant:
+def variant_of(game: GameRow) -> Variant:
     """The variant the game is played in."""
     return find_variant(game.variant)
 
 
-def hides(game: Game) -> bool:
+def hides(game: GameRow) -> bool:
     """Whether the game's variant shows each player only their own view (Kriegsplomacy)."""
     return bool(variant_of(game).hidden_information)
 
 
-def takes_bids(game: Game) -> bool:
+def takes_bids(game: GameRow) -> bool:
     """Whether the game's players bid Diplomacy Points (the DP variants)."""
     return bool(variant_of(game).takes_bids)

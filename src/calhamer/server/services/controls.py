@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
 from calhamer.position import Phase
-from calhamer.server.models import Game, PhaseRow
+from calhamer.server.models import GameRow, PhaseRow
 from calhamer.server.services.common import Conflict, Invalid
 from calhamer.server.services.games import current_phase, lock_for_gm, log
 from calhamer.server.services.orders import request_if_all_ready
@@ -22,7 +22,7 @@ from calhamer.server.views import Viewer
 CONTROLS = ("pause", "resume", "extend", "process", "end")
 
 
-def _ensure_named_phase(session: Session, game: Game, action: str,
+def _ensure_named_phase(session: Session, game: GameRow, action: str,
                         phase_code: str | None) -> None:
     """``process`` and ``extend`` act on one phase: the request must name the phase being
     played, and is refused once that phase has been adjudicated (a "process" sent just
@@ -49,7 +49,7 @@ def _ensure_named_phase(session: Session, game: Game, action: str,
 def control(
     session: Session, *, viewer: Viewer, action: str, minutes: int | None, now: datetime,
     phase_code: str | None = None,
-) -> Game:
+) -> GameRow:
     """A gamemaster's action. ``process`` and ``extend`` act on one phase, which
     ``phase_code`` must name: the phase being played (Conflict if it is over)."""
     game = lock_for_gm(session, viewer)

@@ -17,11 +17,11 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
-from calhamer.game import Game as LibraryGame
+from calhamer.game import Game
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.rules import find_rules
-from calhamer.server.models import Event, Game, PhaseRow, Seat, User
+from calhamer.server.models import Event, GameRow, PhaseRow, Seat, User
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer
 from calhamer.variants import all_variants, find_variant
@@ -78,7 +78,7 @@ def required_powers(
     return [p for p in position.map.power_codes if p in needed]
 
 
-def deadline_minutes(game: Game, code: str) -> int:
+def deadline_minutes(game: GameRow, code: str) -> int:
     """How long the game gives a phase of this kind, in minutes (0: no deadline)."""
     kind = Phase.parse(code).kind
     if kind == "R":
@@ -88,7 +88,7 @@ def deadline_minutes(game: Game, code: str) -> int:
     return game.movement_minutes
 
 
-def next_deadline(game: Game, code: str, now: datetime) -> datetime | None:
+def next_deadline(game: GameRow, code: str, now: datetime) -> datetime | None:
     """The deadline of phase ``code`` starting ``now``, or None when it has none."""
     minutes = deadline_minutes(game, code)
     return now + timedelta(minutes=minutes) if minutes > 0 else None
@@ -114,21 +114,21 @@ def create_game(
     retreat_minutes: int,
     adjustment_minutes: int,
     now: datetime,
-) -> Game:
+) -> GameRow:
     """A new game run by ``gm``: its row, a seat with an invitation for each power, and its
     first phase (Invalid for an unknown variant or rules, or a press setting not offered)."""
     problem = unservable_reason(variant)
     if problem:
         raise Invalid(problem)
     try:
-        new_game = LibraryGame.new(variant, rules or None)
+        new_game = Game.new(variant, rules or None)
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
     if press not in PRESS_SETTINGS:
         raise Invalid(f"press must be one of {', '.join(PRESS_SETTINGS)}")
     record = new_game.history[-1]
     title = find_variant(new_game.variant).title
-    game = Game(
+    game = GameRow(
         id=secrets.token_urlsafe(9)[:12],
         name=name.strip() or f"{title} game",
         variant=new_game.variant,
@@ -166,7 +166,7 @@ def log(session: Session, game_id: str, now: datetime, kind: str, detail: str) -
 # -- locking and finding -----------------------------------------------------------------------
 
 
-def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> Game:
+def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> GameRow:
     """Read a game's row and lock it until the transaction ends.
 
     ``exclusive=False`` (saving orders) shares the lock with other savers but waits for, and
@@ -174,7 +174,8 @@ def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> Gam
     which decide from what the others have committed. On SQLite the writing transaction
     already holds the database's write lock.
     """
-    statement = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+    statement = (select(GameRow).where(GameRow.id == game_id)
+                 .execution_options(populate_existing=True))
     statement = statement.with_for_update(read=not exclusive)
     game = session.scalars(statement).first()
     if game is None:
@@ -182,21 +183,21 @@ def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> Gam
     return game
 
 
-def lock_for_gm(session: Session, viewer: Viewer) -> Game:
+def lock_for_gm(session: Session, viewer: Viewer) -> GameRow:
     """The viewer's game locked exclusively, for a gamemaster's action (NotFound for others)."""
     if not viewer.is_gm:
         raise NotFound()
     return lock_game(session, viewer.game.id, exclusive=True)
 
 
-def games_of(session: Session, user: User) -> list[Game]:
+def games_of(session: Session, user: User) -> list[GameRow]:
     """The games ``user`` runs or plays in, newest first."""
     seated = select(Seat.game_id).where(Seat.user_id == user.id)
-    statement = select(Game).where(or_(Game.gm_id == user.id, Game.id.in_(seated)))
-    return list(session.scalars(statement.order_by(Game.created_at.desc(), Game.id)))
+    statement = select(GameRow).where(or_(GameRow.gm_id == user.id, GameRow.id.in_(seated)))
+    return list(session.scalars(statement.order_by(GameRow.created_at.desc(), GameRow.id)))
 
 
-def current_phase(session: Session, game: Game) -> PhaseRow:
+def current_phase(session: Session, game: GameRow) -> PhaseRow:
     """The phase being played (the last one, once the game is over)."""
     row = session.scalars(
         select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.index == game.phase_index)
@@ -206,14 +207,14 @@ def current_phase(session: Session, game: Game) -> PhaseRow:
     return row
 
 
-def phases_of(session: Session, game: Game) -> list[PhaseRow]:
+def phases_of(session: Session, game: GameRow) -> list[PhaseRow]:
     """The game's phases, first to current."""
     return list(session.scalars(
         select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.index)
     ))
 
 
-def find_phase(session: Session, game: Game, code: str) -> PhaseRow:
+def find_phase(session: Session, game: GameRow, code: str) -> PhaseRow:
     """The game's phase named ``code`` (NotFound for a phase it has not had)."""
     try:
         wanted = Phase.parse(code).code
@@ -230,7 +231,7 @@ def find_phase(session: Session, game: Game, code: str) -> PhaseRow:
 # -- the game log ------------------------------------------------------------------------------
 
 
-def events_of(session: Session, game: Game) -> list[Event]:
+def events_of(session: Session, game: GameRow) -> list[Event]:
     """The whole game log, oldest first."""
     return list(session.scalars(
         select(Event).where(Event.game_id == game.id).order_by(Event.id)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from calhamer.errors import CalhamerError
 from calhamer.game import OrderCheck, check_orders
 from calhamer.position import Phase
-from calhamer.server.models import Game, OrderSet, PhaseRow
+from calhamer.server.models import GameRow, OrderSet, PhaseRow
 from calhamer.server.services.common import Conflict, Invalid, hides, position_of
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.seats import own_power
@@ -32,7 +32,7 @@ def split_lines(lines: Iterable[str]) -> list[str]:
     return [part for line in lines for part in (str(line).splitlines() or [""])]
 
 
-def check_lines(game: Game, phase: PhaseRow, power: str, lines: list[str]) -> list[OrderCheck]:
+def check_lines(game: GameRow, phase: PhaseRow, power: str, lines: list[str]) -> list[OrderCheck]:
     """What the judge makes of each line (canonical form or the problem and a suggestion).
 
     In a game that hides information the lines are checked against what the power knows (its
@@ -52,7 +52,7 @@ def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
     return {o.power: o for o in rows}
 
 
-def ensure_current(game: Game, phase: PhaseRow, code: str) -> None:
+def ensure_current(game: GameRow, phase: PhaseRow, code: str) -> None:
     """Refuse (Conflict) unless ``code`` names ``phase``, the phase being played, and the
     game is not over; Invalid when ``code`` is not a phase."""
     if game.status == "finished":
@@ -127,7 +127,7 @@ def set_ready(
     return orders
 
 
-def request_if_all_ready(session: Session, game: Game, phase: PhaseRow) -> None:
+def request_if_all_ready(session: Session, game: GameRow, phase: PhaseRow) -> None:
     """Ask for adjudication when every power waited for is ready. The caller holds the game's
     row exclusively, so the marks read here include every other committed one."""
     if game.status != "active" or not phase.required:

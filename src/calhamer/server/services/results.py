@@ -16,12 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from calhamer.formats import position_to_json, view_to_json
-from calhamer.game import Game as LibraryGame
-from calhamer.game import PhaseRecord, game_outcome, game_view
+from calhamer.game import Game, PhaseRecord, game_outcome, game_view
 from calhamer.position import Phase, Position
 from calhamer.render import render_svg
 from calhamer.report import phase_report, position_report, power_position_report
-from calhamer.server.models import Game, PhaseRow, PowerViewRow
+from calhamer.server.models import GameRow, PhaseRow, PowerViewRow
 from calhamer.server.services.bids import may_read_all_bids, stored_bids
 from calhamer.server.services.common import NotFound, hides, position_of
 from calhamer.server.services.orders import order_sets, visible_orders
@@ -77,14 +76,14 @@ def _following(session: Session, phase: PhaseRow) -> PhaseRow:
     ).one()
 
 
-def library_game(session: Session, game: Game, phase: PhaseRow) -> LibraryGame:
+def library_game(session: Session, game: GameRow, phase: PhaseRow) -> Game:
     """An adjudicated phase and the one after it, as a library game (with its secret bids).
 
     Only for the gamemaster (and for players of games that hide nothing): a player of a game
     that hides information reads their stored view (:func:`stored_view`) instead."""
     orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
     following = _following(session, phase)
-    return LibraryGame(game.variant, game.rules, [
+    return Game(game.variant, game.rules, [
         PhaseRecord(phase.code, phase.position, orders, phase.results,
                     stored_bids(session, game, phase)),
         PhaseRecord(following.code, following.position),
@@ -179,14 +178,14 @@ def recorded_views(variant: str, rules: str, code: str, position: dict[str, Any]
                    powers: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Each of ``powers``' stored view of a recorded phase, adjudicated again from its record
     (for phases adjudicated before views were stored: migration 0002)."""
-    recorded = LibraryGame(variant, rules, [
+    recorded = Game(variant, rules, [
         PhaseRecord(code, position, orders, results),
         PhaseRecord(next_code, next_position),
     ])
     return {p: view_entry(game_view(recorded, p, code), rules) for p in powers}
 
 
-def store_views(session: Session, game: Game, phase: PhaseRow, views: dict[str, PowerView]
+def store_views(session: Session, game: GameRow, phase: PhaseRow, views: dict[str, PowerView]
                 ) -> None:
     """Store each power's view of an adjudicated phase (:func:`view_entry`)."""
     for power, view in views.items():

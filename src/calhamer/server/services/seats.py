@@ -10,13 +10,13 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from calhamer.server.models import Game, Seat, User
+from calhamer.server.models import GameRow, Seat, User
 from calhamer.server.services.common import Conflict, NotFound, position_of
 from calhamer.server.services.games import current_phase, lock_for_gm, lock_game, log, new_token
 from calhamer.server.views import Viewer
 
 
-def seat_of(game: Game, power: str) -> Seat:
+def seat_of(game: GameRow, power: str) -> Seat:
     """The game's seat for ``power`` (NotFound when the game has no such power)."""
     for seat in game.seats:
         if seat.power == power:
@@ -24,7 +24,7 @@ def seat_of(game: Game, power: str) -> Seat:
     raise NotFound()
 
 
-def own_power(game: Game, viewer: Viewer) -> str:
+def own_power(game: GameRow, viewer: Viewer) -> str:
     """The viewer's power, checked again under the lock (the seat may have been replaced)."""
     if viewer.power is None:
         raise NotFound()

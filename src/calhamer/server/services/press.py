@@ -13,7 +13,7 @@ from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.seats import own_power
 from calhamer.server.views import Viewer
 
-GM = "GM"
+GM = "GM"  # the sender of a message from the gamemaster who plays no power
 
 
 def send_message(

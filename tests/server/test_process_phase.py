@@ -8,7 +8,7 @@ import re
 from sqlalchemy import select
 from test_pages import Browser, gm_creates_a_game, join
 
-from calhamer.server.models import Game, OrderSet, PhaseRow
+from calhamer.server.models import GameRow, OrderSet, PhaseRow
 
 
 def control(judge, gm, **body):  # type: ignore[no-untyped-def]
@@ -36,7 +36,7 @@ def test_a_late_process_request_does_not_adjudicate_the_next_phase(standard_game
     assert judge.process() == []
     assert current(judge, gm) == "F1901M"
     with judge.database.session() as session:
-        game = session.get(Game, judge.game["id"])
+        game = session.get(GameRow, judge.game["id"])
         assert game is not None and not game.process_requested
     # the phase being played is processed when named
     assert judge.orders(germany, ["A Mun - Ruh"], phase="F1901M").status_code == 200

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from calhamer.server.models import Game, OrderSet, PhaseRow
+from calhamer.server.models import GameRow, OrderSet, PhaseRow
 from calhamer.server.worker import process_due
 
 ROUNDS = 15
@@ -118,7 +118,7 @@ def test_seven_simultaneous_ready_marks_always_ask_for_adjudication(server, data
         assert sorted(tokens) == POWERS
         assert _all_ready_at_once(base, game_id, tokens) == [200] * len(POWERS)
         with database.session() as session:
-            game = session.get(Game, game_id)
+            game = session.get(GameRow, game_id)
             assert game is not None
             marks = session.scalars(select(OrderSet.ready).join(
                 PhaseRow, PhaseRow.id == OrderSet.phase_id).where(PhaseRow.game_id == game_id))
@@ -130,7 +130,7 @@ def test_seven_simultaneous_ready_marks_always_ask_for_adjudication(server, data
     done = process_due(database, settings, "race-worker")
     assert len(done) == ROUNDS
     with database.session() as session:
-        assert set(session.scalars(select(Game.phase_index))) == {1}
+        assert set(session.scalars(select(GameRow.phase_index))) == {1}
 
 
 def test_the_last_ready_mark_given_while_paused_counts_on_resuming(judge):

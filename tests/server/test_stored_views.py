@@ -10,11 +10,14 @@ import pytest
 
 import calhamer.game
 import calhamer.phases
+import calhamer.server.services.results
 from calhamer.formats import view_to_json
 from calhamer.game import game_view
 from calhamer.render import render_svg
 from calhamer.report import phase_report
-from calhamer.server import service
+from calhamer.server.models import GameRow
+from calhamer.server.services.games import find_phase
+from calhamer.server.services.results import library_game
 from conftest import Judge
 
 BUILDS = {
@@ -46,11 +49,11 @@ def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
     # What the library says France's view of each phase is (adjudicated again here).
     expected: dict[str, Any] = {}
     with judge.database.session() as session:
-        row = session.get(service.Game, gid)
+        row = session.get(GameRow, gid)
         assert row is not None
         for code in ("W1900A", "S1901M"):
-            phase = service.find_phase(session, row, code)
-            view = game_view(service.library_game(session, row, phase), "FRANCE", code)
+            phase = find_phase(session, row, code)
+            view = game_view(library_game(session, row, phase), "FRANCE", code)
             expected[code] = (phase_report(view),
                               {p: [r.to_json() for r in e] for p, e in view.results.items()},
                               view_to_json(view, row.rules), render_svg(view=view))
@@ -74,8 +77,8 @@ def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
     monkeypatch.setattr(calhamer.phases, "adjudicate", _no_adjudication)
     monkeypatch.setattr(calhamer.game, "adjudicate", _no_adjudication)
     monkeypatch.setattr(calhamer.game.Game, "process", _no_adjudication)
-    monkeypatch.setattr(service, "library_game", _no_adjudication)
-    monkeypatch.setattr(service, "game_view", _no_adjudication)
+    monkeypatch.setattr(calhamer.server.services.results, "library_game", _no_adjudication)
+    monkeypatch.setattr(calhamer.server.services.results, "game_view", _no_adjudication)
     for url, answer in before.items():
         again = judge.client.get(url, headers=france.headers)
         assert again.status_code == 200, again.text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calhamer.server.service import unservable_reason
+from calhamer.server.services.games import unservable_reason
 from calhamer.variants import all_variants, find_variant
 
 NAMES = [v.name for v in all_variants()]

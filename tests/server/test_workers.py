@@ -12,8 +12,10 @@ import time
 import pytest
 from sqlalchemy import func, select
 
-from calhamer.server import service, worker
-from calhamer.server.models import Event, Game, OrderSet, PhaseRow, User
+from calhamer.server.models import Event, GameRow, OrderSet, PhaseRow, User
+from calhamer.server.services import adjudication
+from calhamer.server.services.common import Conflict
+from calhamer.server.services.orders import save_orders
 from calhamer.server.views import viewer_for
 
 
@@ -68,7 +70,7 @@ def test_two_workers_racing_adjudicate_each_phase_exactly_once(judge, database_u
         by.add(entry.split(" by ")[1].split(":")[1])  # the worker's process id
     with judge.database.session() as session:
         assert session.scalar(select(func.count()).select_from(PhaseRow)) == 2 * len(ids)
-        assert set(session.scalars(select(Game.phase_index))) == {1}
+        assert set(session.scalars(select(GameRow.phase_index))) == {1}
     if judge.database.dialect == "postgresql":
         assert len(by) == 2, "with SKIP LOCKED both workers should have found work"
 
@@ -83,7 +85,7 @@ def test_a_worker_killed_mid_phase_loses_nothing(judge, database_url):
     proc.wait(timeout=10)
 
     with judge.database.session() as session:
-        game = session.get(Game, gid)
+        game = session.get(GameRow, gid)
         assert game is not None and game.phase_index == 0 and game.process_requested
         phases = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == gid)))
         assert [(p.code, p.results) for p in phases] == [("S1901M", None)]
@@ -106,7 +108,7 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
     """A save that was answered "saved" is in the adjudicated phase; a later one is refused."""
     _gm, (gid,) = due_games(judge, 1)
     with judge.database.transaction() as session:
-        session.get(Game, gid).process_requested = False
+        session.get(GameRow, gid).process_requested = False
     france_id = judge.database.session().scalar(
         select(User.id).where(User.display_name == "France"))
     acknowledged: list[int] = []
@@ -128,11 +130,11 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
                 with judge.database.transaction() as session:
                     viewer = viewer_for(session, gid, session.get(User, france_id))
                     assert viewer is not None
-                    service.save_orders(session, viewer=viewer, phase_code="S1901M",
-                                        lines=["A Par - Bur", f"# save {n}"], ready=None,
-                                        now=judge.clock())
+                    save_orders(session, viewer=viewer, phase_code="S1901M",
+                                lines=["A Par - Bur", f"# save {n}"], ready=None,
+                                now=judge.clock())
                 acknowledged.append(n)
-            except service.Conflict:
+            except Conflict:
                 refused.append(n)
                 return
 
@@ -141,7 +143,7 @@ def test_acknowledged_orders_are_never_lost_to_a_concurrent_adjudication(judge):
     while len(acknowledged) < 5:
         time.sleep(0.01)
     with judge.database.transaction() as session:
-        session.get(Game, gid).process_requested = True
+        session.get(GameRow, gid).process_requested = True
     done: list[str] = []
     deadline = time.monotonic() + 20
     while not done and time.monotonic() < deadline:
@@ -182,11 +184,11 @@ def test_a_failing_adjudication_parks_the_game(judge, monkeypatch):
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("resolver bug")
 
-    monkeypatch.setattr(worker, "adjudicate_phase", broken)
+    monkeypatch.setattr(adjudication, "adjudicate_phase", broken)
     assert judge.process() == [f"{gid} failed"]
     assert judge.process() == []  # not retried at once
     with judge.database.session() as session:
-        game = session.get(Game, gid)
+        game = session.get(GameRow, gid)
         assert game.last_error == "RuntimeError: resolver bug" and game.phase_index == 0
     monkeypatch.undo()
     judge.clock.advance(seconds=judge.settings.worker_retry_seconds + 1)

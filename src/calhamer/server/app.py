@@ -32,7 +32,7 @@ from calhamer.server.pages import render_error
 from calhamer.server.routes import ROUTERS
 from calhamer.server.schemas import ErrorOut, ProblemOut, ValidationErrorOut
 from calhamer.server.security import COOKIE, Passwords, Signer
-from calhamer.server.service import Conflict, Invalid, NotFound
+from calhamer.server.services.common import Conflict, Invalid, NotFound
 from calhamer.server.worker import Worker
 
 logger = logging.getLogger("calhamer.server")

@@ -3,7 +3,7 @@
 On SQLite a writing transaction starts with ``BEGIN IMMEDIATE`` so that it holds the write lock
 from its first statement (two writers never deadlock upgrading a read lock), the journal is a
 WAL (readers never wait for the writer) and ``synchronous=FULL`` makes a commit durable. On
-PostgreSQL rows are locked explicitly where it matters (see ``service.lock_game``).
+PostgreSQL rows are locked explicitly where it matters (see ``services.games.lock_game``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from calhamer.server.security import (
     new_nonce,
     same_token,
 )
-from calhamer.server.service import NotFound
+from calhamer.server.services.common import NotFound
 from calhamer.server.views import Viewer, viewer_for
 
 SET_COOKIE_KEY = "calhamer.set_cookie"  # scope key read by the cookie middleware (app.py)

@@ -70,7 +70,10 @@ class LoginFailure(Base):
                       Index("ix_login_failures_at", "at"))
 
 
-class Game(Base):
+class GameRow(Base):
+    """One game of the web judge as stored: its settings, status and current phase. Named
+    apart from the library's :class:`calhamer.game.Game`, which adjudicates it."""
+
     __tablename__ = "games"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # random, public in URLs
     name: Mapped[str] = mapped_column(String(80))
@@ -110,7 +113,7 @@ class Seat(Base):
     invite_token: Mapped[str | None] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime)
 
-    game: Mapped[Game] = relationship(back_populates="seats")
+    game: Mapped[GameRow] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(lazy="joined")
 
     __table_args__ = (UniqueConstraint("game_id", "power"), Index("ix_seats_user", "user_id"))

@@ -7,9 +7,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from calhamer.game import OrderCheck
-from calhamer.server import service
 from calhamer.server.config import Settings
-from calhamer.server.models import Game, Message, OrderSet, PhaseRow, User
+from calhamer.server.models import GameRow, Message, OrderSet, PhaseRow, User
 from calhamer.server.schemas import (
     Deadlines,
     GameGMOut,
@@ -21,6 +20,7 @@ from calhamer.server.schemas import (
     SeatOut,
     UserOut,
 )
+from calhamer.server.services import common, games, orders
 from calhamer.server.views import Viewer
 
 
@@ -37,13 +37,13 @@ def base_url(settings: Settings, request_base: str) -> str:
 
 
 def _power_names(phase: PhaseRow) -> dict[str, str]:
-    board = service.position_of(phase).map
+    board = common.position_of(phase).map
     return {p.code: p.name for p in board.powers}
 
 
 def game_out(session: Session, viewer: Viewer, phase: PhaseRow | None = None) -> GameOut:
     game = viewer.game
-    phase = phase or service.current_phase(session, game)
+    phase = phase or games.current_phase(session, game)
     names = _power_names(phase)
     seats = [
         SeatOut(power=s.power, power_name=names.get(s.power, s.power.title()),
@@ -66,9 +66,9 @@ def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
     anything on the board."""
     game = viewer.game
     assert viewer.is_gm
-    phase = service.current_phase(session, game)
+    phase = games.current_phase(session, game)
     names = _power_names(phase)
-    sets = service.order_sets(session, phase)
+    sets = orders.order_sets(session, phase)
 
     def known(power: str) -> bool:
         return viewer.sees_all or power == viewer.power
@@ -92,7 +92,7 @@ def game_gm_out(session: Session, viewer: Viewer, base: str) -> GameGMOut:
                      last_error=error)
 
 
-def _game_fields(game: Game, phase: PhaseRow) -> dict[str, Any]:
+def _game_fields(game: GameRow, phase: PhaseRow) -> dict[str, Any]:
     return {
         "id": game.id, "name": game.name, "variant": game.variant, "rules": game.rules,
         "press": game.press, "status": game.status, "phase": phase.code,
@@ -114,12 +114,13 @@ def checks_out(checks: list[OrderCheck]) -> list[OrderCheckOut]:
                           problem=c.problem) for c in checks]
 
 
-def orders_out(game: Game, phase: PhaseRow, orders: OrderSet,
+def orders_out(game: GameRow, phase: PhaseRow, order_set: OrderSet,
                checks: list[OrderCheck] | None = None) -> OrdersOut:
     if checks is None:
-        checks = service.check_lines(game, phase, orders.power, list(orders.lines))
-    return OrdersOut(phase=phase.code, power=orders.power, orders=list(orders.lines),
-                     checks=checks_out(checks), ready=orders.ready, saved_at=orders.updated_at)
+        checks = orders.check_lines(game, phase, order_set.power, list(order_set.lines))
+    return OrdersOut(phase=phase.code, power=order_set.power, orders=list(order_set.lines),
+                     checks=checks_out(checks), ready=order_set.ready,
+                     saved_at=order_set.updated_at)
 
 
 def message_out(message: Message) -> MessageOut:

@@ -2,9 +2,10 @@
 
 :func:`viewer_for` answers ``None`` for a game that does not exist and for one the user has
 no part in alike, and the routes turn both into the same 404. Every player-facing answer is
-built from a :class:`Viewer`; what a viewer may read is decided in ``service.py`` by
-``visible_orders``, ``messages_for``, ``phase_result``, ``phase_document``, ``known_to``
-and the bid functions, all of which take one. For the standard game a player sees the whole
+built from a :class:`Viewer`; what a viewer may read is decided in ``services/`` by
+``orders.visible_orders``, ``press.messages_for``, ``results.phase_result``,
+``results.phase_document``, ``results.known_to`` and the functions of ``bids``, all of which
+take one. For the standard game a player sees the whole
 board, their own orders before adjudication and everyone's after; the gamemaster sees
 everything.
 
@@ -28,16 +29,16 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from calhamer.server.models import Game, Seat, User
+from calhamer.server.models import GameRow, Seat, User
 from calhamer.variants import find_variant
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what service.create_game makes
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what services.games.create_game makes
 
 
 @dataclass(frozen=True)
 class Viewer:
     user: User
-    game: Game
+    game: GameRow
     is_gm: bool
     power: str | None  # the power the user plays in this game, if any
 
@@ -57,7 +58,7 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     """The user's standing in the game, or None when the game is unknown or not theirs."""
     if user is None or not GAME_ID.fullmatch(game_id):
         return None
-    game = session.get(Game, game_id)
+    game = session.get(GameRow, game_id)
     if game is None:
         return None
     power = session.scalar(

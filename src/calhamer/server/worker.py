@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
-from calhamer.server.service import adjudicate_phase, due_games
+from calhamer.server.services import adjudication
 
 logger = logging.getLogger("calhamer.worker")
 
@@ -32,14 +32,14 @@ def process_one(db: Database, settings: Settings, name: str | None = None) -> st
     name = name or worker_name()
     now = settings.clock()
     with db.transaction() as session:
-        game = session.scalars(due_games(now)).first()
+        game = session.scalars(adjudication.due_games(now)).first()
         if game is None:
             return None
         game_id = game.id
         try:
             with session.begin_nested():
-                phase = adjudicate_phase(session, game, now=now, worker=name,
-                                         pause=settings.worker_pause_in_transaction)
+                phase = adjudication.adjudicate_phase(session, game, now=now, worker=name,
+                                                      pause=settings.worker_pause_in_transaction)
         except Exception as exc:  # a bug in adjudication: park the game and say why
             logger.exception("adjudicating game %s failed", game_id)
             game.retry_at = now + timedelta(seconds=settings.worker_retry_seconds)

@@ -51,7 +51,8 @@ from calhamer.server.security import (
     new_nonce,
     same_token,
 )
-from calhamer.server.service import Conflict, Invalid, games_of
+from calhamer.server.services.common import Conflict, Invalid
+from calhamer.server.services.games import games_of
 
 api = APIRouter(prefix="/api", tags=["accounts"])
 pages = APIRouter(include_in_schema=False)

@@ -15,7 +15,6 @@ from fastapi import APIRouter, Form, Request, Response
 from sqlalchemy.orm import Session
 
 from calhamer.position import Phase
-from calhamer.server import service
 from calhamer.server.deps import (
     ApiViewer,
     Csrf,
@@ -29,6 +28,8 @@ from calhamer.server.models import BidSet, PhaseRow
 from calhamer.server.pages import redirect
 from calhamer.server.routes.orders import typed_back
 from calhamer.server.schemas import BidsIn, BidsOut, TallyOut
+from calhamer.server.services import bids, common, games
+from calhamer.server.services.common import Conflict, Invalid
 from calhamer.server.views import Viewer
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["bids"])
@@ -37,8 +38,8 @@ pages = APIRouter(include_in_schema=False)
 
 def bids_out(session: Session, viewer: Viewer, phase: PhaseRow, power: str,
              row: BidSet | None, problems: list[str] | None = None) -> BidsOut:
-    stored = service.bid_items(row)
-    found, allocated, allotment = service.check_bid_list(viewer.game, phase, power, stored)
+    stored = bids.bid_items(row)
+    found, allocated, allotment = bids.check_bid_list(viewer.game, phase, power, stored)
     return BidsOut(phase=phase.code, power=power, bids=stored,
                    problems=found if problems is None else problems,
                    allotment=allotment, allocated=allocated,
@@ -58,11 +59,11 @@ def bids_context(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
     far."""
     context: dict[str, Any] = {}
     if viewer.power is not None:
-        row = service.visible_bids(session, viewer, phase).get(viewer.power)
+        row = bids.visible_bids(session, viewer, phase).get(viewer.power)
         out = bids_out(session, viewer, phase, viewer.power, row)
         context.update(mine=out, text="\n".join(bid_text(b) for b in out.bids))
     if viewer.sees_all:
-        context["tally"] = service.tally(session, viewer, phase)["report"]
+        context["tally"] = bids.tally(session, viewer, phase)["report"]
     return context
 
 
@@ -74,10 +75,10 @@ def bids_context(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
          description="DP variants, movement phases: your bids (none yet: an empty list) with "
          "your allotment. Empty in a phase that takes no bids.")
 def api_bids(viewer: ApiViewer, session: SessionDep) -> dict[str, BidsOut]:
-    phase = service.current_phase(session, viewer.game)
-    if not service.takes_bids(viewer.game) or not Phase.parse(phase.code).is_movement:
+    phase = games.current_phase(session, viewer.game)
+    if not common.takes_bids(viewer.game) or not Phase.parse(phase.code).is_movement:
         return {}
-    rows: dict[str, BidSet | None] = dict(service.visible_bids(session, viewer, phase))
+    rows: dict[str, BidSet | None] = dict(bids.visible_bids(session, viewer, phase))
     if viewer.power is not None:
         rows.setdefault(viewer.power, None)
     return {power: bids_out(session, viewer, phase, power, rows[power]) for power in sorted(rows)}
@@ -91,10 +92,10 @@ def api_bids(viewer: ApiViewer, session: SessionDep) -> dict[str, BidsOut]:
          "after the bids are committed.")
 def api_save_bids(body: BidsIn, viewer: ApiViewer, session: SessionDep, now: Now) -> BidsOut:
     items = [b if isinstance(b, str) else b.model_dump() for b in body.bids]
-    row, problems = service.save_bids(session, viewer=viewer, phase_code=body.phase,
-                                      bids=items, now=now)
+    row, problems = bids.save_bids(session, viewer=viewer, phase_code=body.phase,
+                                   bids=items, now=now)
     session.commit()
-    phase = service.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game)
     assert viewer.power is not None
     return bids_out(session, viewer, phase, viewer.power, row, problems)
 
@@ -104,7 +105,7 @@ def api_save_bids(body: BidsIn, viewer: ApiViewer, session: SessionDep, now: Now
          description="Every bid, whether it counted and why, and each neutral unit's totals. "
          "The gamemaster's alone (404 for anyone else) until the game is over.")
 def api_tally(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
-    return service.tally(session, viewer, service.find_phase(session, viewer.game, code))
+    return bids.tally(session, viewer, games.find_phase(session, viewer.game, code))
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -113,19 +114,19 @@ def api_tally(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, An
 @pages.post("/games/{game_id}/bids")
 def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
          now: Now, settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
-         bids: Annotated[str, Form()] = "") -> Response:
+         text: Annotated[str, Form(alias="bids")] = "") -> Response:
     try:
-        lines = bids.replace("\x00", "").splitlines()
+        lines = text.replace("\x00", "").splitlines()
         if len(lines) > settings.max_order_lines:
-            raise service.Invalid(
+            raise Invalid(
                 f"at most {settings.max_order_lines} bid lines are taken at once")
         if any(len(line) > 500 for line in lines):
-            raise service.Invalid("a bid line is longer than 500 characters")
-        service.save_bids(session, viewer=viewer, phase_code=phase, bids=list(lines), now=now)
-    except (service.Invalid, service.Conflict):
+            raise Invalid("a bid line is longer than 500 characters")
+        bids.save_bids(session, viewer=viewer, phase_code=phase, bids=list(lines), now=now)
+    except (Invalid, Conflict):
         request.state.typed = typed_back(
             session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/bids",
-            name="bids", label="Your bids", text=bids, button="Save bids")
+            name="bids", label="Your bids", text=text, button="Save bids")
         raise
     session.commit()
     return redirect(f"/games/{viewer.game.id}?bids_saved={phase}#bids")

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from calhamer.position import Position
 from calhamer.rules import EDITIONS
-from calhamer.server import present, service
+from calhamer.server import present
 from calhamer.server.deps import (
     ApiUser,
     ApiViewer,
@@ -23,11 +23,13 @@ from calhamer.server.deps import (
     SettingsDep,
     SignerDep,
 )
-from calhamer.server.models import Game, User
+from calhamer.server.models import GameRow, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
+from calhamer.server.services import common, controls, games, orders, press, results
+from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer, viewer_for
 from calhamer.variants import find_variant
 
@@ -35,8 +37,8 @@ api = APIRouter(prefix="/api/games", tags=["games"])
 pages = APIRouter(include_in_schema=False)
 
 
-def _create(session: Session, user: User, body: GameIn, now: datetime) -> Game:
-    return service.create_game(
+def _create(session: Session, user: User, body: GameIn, now: datetime) -> GameRow:
+    return games.create_game(
         session, gm=user, name=body.name, variant=body.variant, rules=body.rules,
         press=body.press, movement_minutes=body.deadlines.movement,
         retreat_minutes=body.deadlines.retreat, adjustment_minutes=body.deadlines.adjustment,
@@ -65,7 +67,7 @@ def api_create(body: GameIn, request: Request, session: SessionDep, user: ApiUse
 @api.get("", response_model=list[GameOut], summary="The games you run or play")
 def api_list(session: SessionDep, user: ApiUser) -> list[GameOut]:
     out = []
-    for game in service.games_of(session, user):
+    for game in games.games_of(session, user):
         viewer = viewer_for(session, game.id, user)
         if viewer is not None:
             out.append(present.game_out(session, viewer))
@@ -74,17 +76,17 @@ def api_list(session: SessionDep, user: ApiUser) -> list[GameOut]:
 
 @api.get("/{game_id}", response_model=ViewOut, summary="Your view of the game now")
 def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
-    phase = service.current_phase(session, viewer.game)
-    orders = {
+    phase = games.current_phase(session, viewer.game)
+    readable = {
         power: present.orders_out(viewer.game, phase, o)
-        for power, o in service.visible_orders(session, viewer, phase).items()
+        for power, o in orders.visible_orders(session, viewer, phase).items()
     }
     last = None
     if phase.index > 0:
-        last = service.phases_of(session, viewer.game)[phase.index - 1].code
+        last = games.phases_of(session, viewer.game)[phase.index - 1].code
     return ViewOut(game=present.game_out(session, viewer, phase),
-                   position=service.position_document(viewer, phase),
-                   orders=orders, last_phase=last)
+                   position=results.position_document(viewer, phase),
+                   orders=readable, last_phase=last)
 
 
 @api.get("/{game_id}/admin", response_model=GameGMOut,
@@ -92,7 +94,7 @@ def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
 def api_admin(viewer: ApiViewer, session: SessionDep, request: Request,
               settings: SettingsDep) -> GameGMOut:
     if not viewer.is_gm:
-        raise service.NotFound()
+        raise NotFound()
     return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
 
 
@@ -102,8 +104,8 @@ def api_admin(viewer: ApiViewer, session: SessionDep, request: Request,
           "being played (409 when it has been adjudicated meanwhile; nothing is done).")
 def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request: Request,
                 now: Now, settings: SettingsDep) -> GameGMOut:
-    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
-                    phase_code=body.phase)
+    controls.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
+                     phase_code=body.phase)
     session.commit()
     _wake_worker(request)
     return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
@@ -113,19 +115,19 @@ def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request
 
 
 def _choices() -> dict[str, object]:
-    return {"variants": service.servable_variants(), "editions": list(EDITIONS),
+    return {"variants": games.servable_variants(), "editions": list(EDITIONS),
             "defaults": Deadlines()}
 
 
 @pages.get("/")
 def home(request: Request, page: PageDep, session: SessionDep) -> Response:
-    games = []
+    listed = []
     if page.user is not None:
-        for game in service.games_of(session, page.user):
+        for game in games.games_of(session, page.user):
             viewer = viewer_for(session, game.id, page.user)
             if viewer is not None:
-                games.append(present.game_out(session, viewer))
-    return render(request, "home.html", {"page": page, "games": games, **_choices()})
+                listed.append(present.game_out(session, viewer))
+    return render(request, "home.html", {"page": page, "games": listed, **_choices()})
 
 
 @pages.post("/games")
@@ -145,8 +147,8 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
         gm_name = gm_name.strip()[:60].replace("\x00", "")
         user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
         game = _create(session, user, body, now)
-    except (ValidationError, service.Invalid) as exc:
-        message = str(exc) if isinstance(exc, service.Invalid) else "; ".join(
+    except (ValidationError, Invalid) as exc:
+        message = str(exc) if isinstance(exc, Invalid) else "; ".join(
             f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
         return render(request, "home.html", {"page": page, "games": [], "error": message,
                                              **_choices()}, status=400)
@@ -160,33 +162,33 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
 def game_page(request: Request, viewer: PageViewer, page: PageDep, session: SessionDep,
               settings: SettingsDep, signer: SignerDep) -> Response:
     game = viewer.game
-    phase = service.current_phase(session, game)
-    position = service.position_of(phase)
-    mine = service.own_orders(session, viewer, phase)
-    checks = (service.check_lines(game, phase, viewer.power, list(mine.lines))
+    phase = games.current_phase(session, game)
+    position = common.position_of(phase)
+    mine = orders.own_orders(session, viewer, phase)
+    checks = (orders.check_lines(game, phase, viewer.power, list(mine.lines))
               if mine is not None and viewer.power else [])
     context: dict[str, object] = {
         "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
-        "phase": phase, "board": service.board_report(viewer, phase), "orders": mine,
+        "phase": phase, "board": results.board_report(viewer, phase), "orders": mine,
         "checks": checks,
         "my_units": sorted(_units_of(position, viewer.power)) if viewer.power else [],
-        "messages": service.messages_for(session, viewer),
+        "messages": press.messages_for(session, viewer),
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
-        "hidden": service.hides(game),
+        "hidden": common.hides(game),
         "return_url": return_url(request, settings, signer, page.user),
     }
-    if service.takes_bids(game) and position.phase.is_movement:
+    if common.takes_bids(game) and position.phase.is_movement:
         context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
-        previous = service.phases_of(session, game)[phase.index - 1]
-        context["last"] = service.phase_result(session, viewer, previous)
+        previous = games.phases_of(session, game)[phase.index - 1]
+        context["last"] = results.phase_result(session, viewer, previous)
     if viewer.is_gm:
         base = present.base_url(settings, str(request.base_url))
         context["admin"] = present.game_gm_out(session, viewer, base)
         if viewer.sees_all:
-            context["all_orders"] = service.visible_orders(session, viewer, phase)
-        context["events"] = service.visible_events(session, viewer)[-30:]
+            context["all_orders"] = orders.visible_orders(session, viewer, phase)
+        context["events"] = games.visible_events(session, viewer)[-30:]
     return render(request, "game.html", context)
 
 
@@ -203,12 +205,12 @@ def control(request: Request, viewer: PageViewer, _: Csrf, session: SessionDep, 
         body = ControlIn.model_validate({"action": action, "minutes": minutes.strip() or None,
                                          "phase": phase[:12] or None})
     except ValidationError:
-        raise service.Invalid(
-            f"choose one of {', '.join(service.CONTROLS)}, and a whole number of minutes "
+        raise Invalid(
+            f"choose one of {', '.join(controls.CONTROLS)}, and a whole number of minutes "
             "from 1 to 86400"
         ) from None
-    service.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
-                    phase_code=body.phase)
+    controls.control(session, viewer=viewer, action=body.action, minutes=body.minutes, now=now,
+                     phase_code=body.phase)
     session.commit()
     _wake_worker(request)
     return redirect(f"/games/{viewer.game.id}")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from calhamer.server import present, service
+from calhamer.server import present
 from calhamer.server.deps import (
     ApiViewer,
     Csrf,
@@ -20,6 +20,8 @@ from calhamer.server.deps import (
 )
 from calhamer.server.pages import Typed, redirect
 from calhamer.server.schemas import OrderCheckOut, OrderLine, OrdersIn, OrdersOut, ReadyIn
+from calhamer.server.services import games, orders
+from calhamer.server.services.common import Conflict, Invalid, NotFound
 from calhamer.server.views import Viewer
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["orders"])
@@ -32,10 +34,10 @@ class CheckIn(BaseModel):
 
 def _check(session: Session, viewer: Viewer, lines: list[str]) -> list[OrderCheckOut]:
     if viewer.power is None:
-        raise service.NotFound()
-    phase = service.current_phase(session, viewer.game)
-    given = service.split_lines(lines)
-    return present.checks_out(service.check_lines(viewer.game, phase, viewer.power, given))
+        raise NotFound()
+    phase = games.current_phase(session, viewer.game)
+    given = orders.split_lines(lines)
+    return present.checks_out(orders.check_lines(viewer.game, phase, viewer.power, given))
 
 
 def _wake_if_requested(request: Request, viewer: Viewer) -> None:
@@ -46,7 +48,7 @@ def _wake_if_requested(request: Request, viewer: Viewer) -> None:
 
 def _too_many(lines: list[str], limit: int) -> None:
     if len(lines) > limit:
-        raise service.Invalid(f"at most {limit} order lines are taken at once")
+        raise Invalid(f"at most {limit} order lines are taken at once")
 
 
 # -- API ------------------------------------------------------------------------------------------
@@ -55,9 +57,9 @@ def _too_many(lines: list[str], limit: int) -> None:
 @api.get("/orders", response_model=dict[str, OrdersOut],
          summary="The current phase's orders you may read (yours; all for the GM)")
 def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
-    phase = service.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game)
     return {power: present.orders_out(viewer.game, phase, o)
-            for power, o in service.visible_orders(session, viewer, phase).items()}
+            for power, o in orders.visible_orders(session, viewer, phase).items()}
 
 
 @api.put("/orders", response_model=OrdersOut,
@@ -68,12 +70,12 @@ def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
 def api_save(body: OrdersIn, viewer: ApiViewer, session: SessionDep, request: Request,
              now: Now, settings: SettingsDep) -> OrdersOut:
     _too_many(body.orders, settings.max_order_lines)
-    orders, checks = service.save_orders(session, viewer=viewer, phase_code=body.phase,
-                                         lines=body.orders, ready=body.ready, now=now)
+    saved, checks = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
+                                       lines=body.orders, ready=body.ready, now=now)
     session.commit()
     _wake_if_requested(request, viewer)
-    phase = service.current_phase(session, viewer.game)
-    return present.orders_out(viewer.game, phase, orders, checks)
+    phase = games.current_phase(session, viewer.game)
+    return present.orders_out(viewer.game, phase, saved, checks)
 
 
 @api.post("/orders/check", response_model=list[OrderCheckOut],
@@ -85,11 +87,11 @@ def api_check(body: CheckIn, viewer: ApiViewer, session: SessionDep) -> list[Ord
 @api.post("/ready", response_model=OrdersOut, summary="Mark yourself ready (or not)")
 def api_ready(body: ReadyIn, viewer: ApiViewer, session: SessionDep, request: Request,
               now: Now) -> OrdersOut:
-    orders = service.set_ready(session, viewer=viewer, phase_code=body.phase, ready=body.ready,
-                               now=now)
+    marked = orders.set_ready(session, viewer=viewer, phase_code=body.phase, ready=body.ready,
+                              now=now)
     session.commit()
     _wake_if_requested(request, viewer)
-    return present.orders_out(viewer.game, service.current_phase(session, viewer.game), orders)
+    return present.orders_out(viewer.game, games.current_phase(session, viewer.game), marked)
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -101,7 +103,7 @@ def typed_back(session: Session, viewer: Viewer, csrf: str, given_phase: str, *,
     """A refused form's text, for the error page to give back, ready to be sent again for
     the phase being played now (the page says so when that is not the one it was typed for)."""
     game = viewer.game
-    phase = service.current_phase(session, game)
+    phase = games.current_phase(session, game)
     note = ""
     if game.status == "finished":
         note = "The game is over: keep a copy of this text if you need it."
@@ -118,24 +120,24 @@ def typed_back(session: Session, viewer: Viewer, csrf: str, given_phase: str, *,
 @pages.post("/games/{game_id}/orders")
 def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
          now: Now, settings: SettingsDep, phase: Annotated[str, Form(max_length=12)] = "",
-         orders: Annotated[str, Form()] = "",
+         text: Annotated[str, Form(alias="orders")] = "",
          action: Annotated[str, Form()] = "save") -> Response:
     try:
-        lines = orders.replace("\x00", "").splitlines()
+        lines = text.replace("\x00", "").splitlines()
         _too_many(lines, settings.max_order_lines)
         if any(len(line) > 500 for line in lines):
-            raise service.Invalid("an order line is longer than 500 characters")
+            raise Invalid("an order line is longer than 500 characters")
         ready = {"ready": True, "unready": False}.get(action)
         if action == "unready":
-            service.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
+            orders.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
         else:
-            service.save_orders(session, viewer=viewer, phase_code=phase, lines=lines,
+            orders.save_orders(session, viewer=viewer, phase_code=phase, lines=lines,
                                 ready=ready, now=now)
-    except (service.Invalid, service.Conflict):
+    except (Invalid, Conflict):
         # the error page gives the orders back (app.py), so nothing typed is lost
         request.state.typed = typed_back(
             session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/orders",
-            name="orders", label="Your orders", text=orders, button="Save orders",
+            name="orders", label="Your orders", text=text, button="Save orders",
             fields=(("action", "save"),))
         raise
     session.commit()

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Session
 
 from calhamer.game import dumps_pretty
 from calhamer.position import Phase
-from calhamer.server import service
 from calhamer.server.deps import ApiViewer, PageDep, PageViewer, SessionDep
 from calhamer.server.pages import render
 from calhamer.server.schemas import PhaseOut, PhaseResultOut
+from calhamer.server.services import bids, common, games, results
 from calhamer.server.views import Viewer
 
 api = APIRouter(prefix="/api/games/{game_id}/phases", tags=["phases"])
@@ -22,7 +22,7 @@ pages = APIRouter(include_in_schema=False)
 def _history(session: Session, viewer: Viewer) -> list[PhaseOut]:
     return [PhaseOut(index=p.index, phase=p.code, name=Phase.parse(p.code).name,
                      adjudicated=p.results is not None)
-            for p in service.phases_of(session, viewer.game)]
+            for p in games.phases_of(session, viewer.game)]
 
 
 @api.get("", response_model=list[PhaseOut], summary="Every phase so far, oldest first")
@@ -33,7 +33,7 @@ def api_history(viewer: ApiViewer, session: SessionDep) -> list[PhaseOut]:
 @api.get("/{code}", response_model=PhaseResultOut,
          summary="An adjudicated phase: the report, every order and its result")
 def api_result(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
-    return service.phase_result(session, viewer, service.find_phase(session, viewer.game, code))
+    return results.phase_result(session, viewer, games.find_phase(session, viewer.game, code))
 
 
 @api.get("/{code}/document", summary="A phase as a phase document (docs/formats.md)",
@@ -42,7 +42,7 @@ def api_result(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, A
          "hides information, a player's document is their own view: the position as they "
          "knew it, their own orders and, once adjudicated, their view of the results.")
 def api_document(code: str, viewer: ApiViewer, session: SessionDep) -> dict[str, Any]:
-    return service.phase_document(session, viewer, service.find_phase(session, viewer.game, code))
+    return results.phase_document(session, viewer, games.find_phase(session, viewer.game, code))
 
 
 @pages.get("/games/{game_id}/phases")
@@ -55,21 +55,21 @@ def history(request: Request, viewer: PageViewer, page: PageDep,
 @pages.get("/games/{game_id}/phases/{code}")
 def result(code: str, request: Request, viewer: PageViewer, page: PageDep,
            session: SessionDep) -> Response:
-    phase = service.find_phase(session, viewer.game, code)
+    phase = games.find_phase(session, viewer.game, code)
     context: dict[str, Any] = {
         "page": page, "viewer": viewer, "phase": phase,
-        "result": service.phase_result(session, viewer, phase), "tally": None,
+        "result": results.phase_result(session, viewer, phase), "tally": None,
     }
-    if (service.takes_bids(viewer.game) and Phase.parse(phase.code).is_movement
-            and service.may_read_all_bids(viewer)):
-        context["tally"] = service.tally(session, viewer, phase)["report"]
+    if (common.takes_bids(viewer.game) and Phase.parse(phase.code).is_movement
+            and bids.may_read_all_bids(viewer)):
+        context["tally"] = bids.tally(session, viewer, phase)["report"]
     return render(request, "phase.html", context)
 
 
 @pages.get("/games/{game_id}/phases/{code}/export")
 def export(code: str, viewer: PageViewer, session: SessionDep) -> Response:
-    phase = service.find_phase(session, viewer.game, code)
-    doc = service.phase_document(session, viewer, phase)
+    phase = games.find_phase(session, viewer.game, code)
+    doc = results.phase_document(session, viewer, phase)
     name = f"{viewer.game.id}-{phase.code}.json"
     return Response(dumps_pretty(doc) + "\n", media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -5,8 +5,8 @@ Who sees what is decided exactly as for the pages they illustrate: the viewer mu
 game (``viewer_for``, else the same 404 as a game that does not exist); a phase's picture
 exists only once the phase is adjudicated (before that, the same 404 as a phase that never
 existed, like its results page). Where the variant hides information a player's picture is
-drawn from their view alone (``service.known_to`` for the current position, for a phase the
-view stored when it was adjudicated, ``service.stored_view``), so nothing they may not know
+drawn from their view alone (``results.known_to`` for the current position, for a phase the
+view stored when it was adjudicated, ``results.stored_view``), so nothing they may not know
 is in the SVG at all; the gamemaster's picture is the whole truth. The current position
 carries the orders the viewer may read so far (a player's own, all of them for the
 gamemaster).
@@ -23,10 +23,11 @@ from calhamer.errors import CalhamerError
 from calhamer.game import is_order_line
 from calhamer.options import possible_order_texts
 from calhamer.render import View, render_svg
-from calhamer.server import service
 from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
 from calhamer.server.models import PhaseRow
 from calhamer.server.pages import templates
+from calhamer.server.services import games, orders, results
+from calhamer.server.services.common import NotFound
 from calhamer.server.views import Viewer, sees_everything
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["pictures"])
@@ -40,23 +41,23 @@ _SVG_ANSWER: dict[int | str, dict[str, Any]] = {
 
 def current_picture(session: Session, viewer: Viewer) -> str:
     """The current position as the viewer may see it, with the orders they may read."""
-    phase = service.current_phase(session, viewer.game)
-    position = service.known_to(viewer, phase)
-    orders = {p: [t for t in o.lines if is_order_line(t)]
-              for p, o in service.visible_orders(session, viewer, phase).items()}
+    phase = games.current_phase(session, viewer.game)
+    position = results.known_to(viewer, phase)
+    readable = {p: [t for t in o.lines if is_order_line(t)]
+                for p, o in orders.visible_orders(session, viewer, phase).items()}
     # A player who sees only their own part of the board: the legend gives the centre totals
     # their known position carries (calhamer.views.centre_totals), never counts of the truth.
     view = None if sees_everything(viewer) else View()
-    return render_svg(position, orders=orders, view=view)
+    return render_svg(position, orders=readable, view=view)
 
 
 def phase_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
     """An adjudicated phase with its orders and results, as the viewer may see it."""
     if phase.results is None:
-        raise service.NotFound()
+        raise NotFound()
     if not sees_everything(viewer):
-        return str(service.stored_view(session, viewer, phase)["picture"])
-    outcome = service.library_game(session, viewer.game, phase).outcome(phase.code)
+        return str(results.stored_view(session, viewer, phase)["picture"])
+    outcome = results.library_game(session, viewer.game, phase).outcome(phase.code)
     assert outcome is not None
     return render_svg(outcome=outcome)
 
@@ -78,7 +79,7 @@ def api_current(viewer: ApiViewer, session: SessionDep) -> Response:
 @api.get("/phases/{code}/picture", response_class=Response, responses=_SVG_ANSWER,
          summary="The map of an adjudicated phase (SVG): its orders and their results")
 def api_phase(code: str, viewer: ApiViewer, session: SessionDep) -> Response:
-    phase = service.find_phase(session, viewer.game, code)
+    phase = games.find_phase(session, viewer.game, code)
     return _svg(phase_picture(session, viewer, phase))
 
 
@@ -92,7 +93,7 @@ def current(viewer: PageViewer, session: SessionDep) -> Response:
 
 @pages.get("/games/{game_id}/phases/{code}/picture")
 def phase_page(code: str, viewer: PageViewer, session: SessionDep) -> Response:
-    phase = service.find_phase(session, viewer.game, code)
+    phase = games.find_phase(session, viewer.game, code)
     return _svg(phase_picture(session, viewer, phase))
 
 
@@ -108,7 +109,7 @@ def possible_orders_for(viewer: Viewer, phase: PhaseRow) -> list[tuple[str, list
     try:
         # On what the power knows (the truth unless the variant hides information), so the
         # listing depends on nothing the player may not see.
-        position = service.known_to(viewer, phase)
+        position = results.known_to(viewer, phase)
         return possible_order_texts(position, viewer.power, viewer.game.rules)
     except CalhamerError:
         return []

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 
-from calhamer.server import present, service
+from calhamer.server import present
 from calhamer.server.deps import (
     ApiViewer,
     Csrf,
@@ -19,6 +19,8 @@ from calhamer.server.deps import (
 from calhamer.server.pages import redirect
 from calhamer.server.routes.orders import typed_back
 from calhamer.server.schemas import MessageIn, MessageOut
+from calhamer.server.services import games, press
+from calhamer.server.services.common import Conflict, Invalid
 
 api = APIRouter(prefix="/api/games/{game_id}/messages", tags=["press"])
 pages = APIRouter(include_in_schema=False)
@@ -26,13 +28,13 @@ pages = APIRouter(include_in_schema=False)
 
 @api.get("", response_model=list[MessageOut], summary="The messages you may read")
 def api_messages(viewer: ApiViewer, session: SessionDep) -> list[MessageOut]:
-    return [present.message_out(m) for m in service.messages_for(session, viewer)]
+    return [present.message_out(m) for m in press.messages_for(session, viewer)]
 
 
 @api.post("", response_model=MessageOut, status_code=201,
           summary="Send a message (to: powers, or empty for all)")
 def api_send(body: MessageIn, viewer: ApiViewer, session: SessionDep, now: Now) -> MessageOut:
-    message = service.send_message(session, viewer=viewer, recipients=body.to, body=body.body,
+    message = press.send_message(session, viewer=viewer, recipients=body.to, body=body.body,
                                    now=now)
     session.commit()
     return present.message_out(message)
@@ -45,12 +47,12 @@ def send(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: 
     recipients = [t for t in (to or []) if t and t.upper() != "ALL"]
     try:
         if len(body) > settings.max_message_chars:
-            raise service.Invalid(
+            raise Invalid(
                 f"a message may be at most {settings.max_message_chars} characters")
-        service.send_message(session, viewer=viewer, recipients=recipients,
+        press.send_message(session, viewer=viewer, recipients=recipients,
                              body=body.replace("\x00", ""), now=now)
-    except (service.Invalid, service.Conflict):
-        phase = service.current_phase(session, viewer.game).code
+    except (Invalid, Conflict):
+        phase = games.current_phase(session, viewer.game).code
         request.state.typed = typed_back(
             session, viewer, page.csrf, phase, action=f"/games/{viewer.game.id}/messages",
             name="body", label="Your message", text=body, button="Send",

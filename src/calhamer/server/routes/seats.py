@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
 
-from calhamer.server import present, service
+from calhamer.server import present
 from calhamer.server.deps import (
     ApiViewer,
     Csrf,
@@ -21,6 +21,7 @@ from calhamer.server.deps import (
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser
 from calhamer.server.schemas import JoinIn, JoinOut, SeatGMOut
+from calhamer.server.services import seats
 
 api = APIRouter(prefix="/api", tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -31,9 +32,9 @@ pages = APIRouter(include_in_schema=False)
           "this returns.")
 def api_join(body: JoinIn, session: SessionDep, user: OptionalApiUser, signer: SignerDep,
              now: Now) -> JoinOut:
-    service.seat_for_invite(session, body.invite)  # an unknown invitation: 404, no guest made
+    seats.seat_for_invite(session, body.invite)  # an unknown invitation: 404, no guest made
     user = user or guest(session, name=body.name or "Player", now=now)
-    seat = service.join(session, token=body.invite, user=user, now=now)
+    seat = seats.join(session, token=body.invite, user=user, now=now)
     session.commit()
     return JoinOut(game_id=seat.game_id, power=seat.power,
                    token=signer.token(user.id, user.session_epoch), user=present.user_out(user))
@@ -43,7 +44,7 @@ def api_join(body: JoinIn, session: SessionDep, user: OptionalApiUser, signer: S
           summary="Gamemaster: free a power and make a new invitation for it")
 def api_replace(power: str, viewer: ApiViewer, session: SessionDep, request: Request,
                 settings: SettingsDep, now: Now) -> SeatGMOut:
-    seat = service.replace_player(session, viewer=viewer, power=power, now=now)
+    seat = seats.replace_player(session, viewer=viewer, power=power, now=now)
     session.commit()
     admin = present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
     return next(s for s in admin.seats if s.power == seat.power)
@@ -51,7 +52,7 @@ def api_replace(power: str, viewer: ApiViewer, session: SessionDep, request: Req
 
 @pages.get("/join/{token}")
 def join_page(token: str, request: Request, page: PageDep, session: SessionDep) -> Response:
-    seat = service.seat_for_invite(session, token)
+    seat = seats.seat_for_invite(session, token)
     game = seat.game
     taken = seat.user_id is not None and (page.user is None or seat.user_id != page.user.id)
     is_gm = page.user is not None and game.gm_id == page.user.id
@@ -62,9 +63,9 @@ def join_page(token: str, request: Request, page: PageDep, session: SessionDep) 
 @pages.post("/join/{token}")
 def join(token: str, request: Request, page: PageDep, _: Csrf, session: SessionDep,
          signer: SignerDep, now: Now, name: Annotated[str, Form()] = "") -> Response:
-    service.seat_for_invite(session, token)
+    seats.seat_for_invite(session, token)
     user = page.user or guest(session, name=name.replace("\x00", "")[:60] or "Player", now=now)
-    seat = service.join(session, token=token, user=user, now=now)
+    seat = seats.join(session, token=token, user=user, now=now)
     session.commit()
     if page.user is None:
         log_in_browser(request, signer, user)
@@ -73,6 +74,6 @@ def join(token: str, request: Request, page: PageDep, _: Csrf, session: SessionD
 
 @pages.post("/games/{game_id}/seats/{power}/replace")
 def replace(power: str, viewer: PageViewer, _: Csrf, session: SessionDep, now: Now) -> Response:
-    service.replace_player(session, viewer=viewer, power=power, now=now)
+    seats.replace_player(session, viewer=viewer, power=power, now=now)
     session.commit()
     return redirect(f"/games/{viewer.game.id}#seats")

@@ -91,7 +91,7 @@ def _move_bids(connection: sa.Connection) -> None:
 def _store_views(connection: sa.Connection) -> None:
     """Every seat's view of every adjudicated phase of the games that hide information."""
     from calhamer.errors import CalhamerError
-    from calhamer.server.service import recorded_views
+    from calhamer.server.services.results import recorded_views
     from calhamer.variants import find_variant
 
     for game in connection.execute(sa.select(_games)).all():

@@ -1,0 +1,91 @@
+"""Adjudication, as the workers do it: which game is due, and adjudicating its current phase.
+
+Nothing here decides a result: the library's :class:`calhamer.game.Game` does, and this
+module stores what it returns (for a game that hides information, every player's view too).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from sqlalchemy import Select, and_, or_, select
+from sqlalchemy.orm import Session
+
+from calhamer.game import Game, PhaseRecord, is_order_line
+from calhamer.server.models import GameRow, PhaseRow
+from calhamer.server.services.bids import stored_bids
+from calhamer.server.services.common import hides
+from calhamer.server.services.games import current_phase, log, next_deadline, required_powers
+from calhamer.server.services.orders import order_sets
+from calhamer.server.services.results import store_views
+from calhamer.views import power_view
+
+
+def due_games(now: datetime) -> Select[GameRow]:
+    """The statement a worker claims a due game with: one row, locked, skipping locked ones."""
+    return (
+        select(GameRow)
+        .where(
+            GameRow.status == "active",
+            or_(GameRow.process_requested,
+                and_(GameRow.deadline.is_not(None), GameRow.deadline <= now)),
+            or_(GameRow.retry_at.is_(None), GameRow.retry_at <= now),
+        )
+        .order_by(GameRow.deadline, GameRow.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+
+
+def adjudicate_phase(
+    session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0
+) -> PhaseRow:
+    """Adjudicate the game's current phase with the stored orders and start the next phase.
+
+    Runs inside the caller's transaction with the game's row locked; everything it changes
+    is committed together or not at all. ``pause`` (tests only) sleeps before returning, so a
+    test can kill the worker while the transaction is open.
+    """
+    phase = current_phase(session, game)
+    orders = {p: [t for t in o.lines if is_order_line(t)]
+              for p, o in order_sets(session, phase).items()}
+    judged = Game(game.variant, game.rules, [
+        PhaseRecord(phase.code, phase.position, orders,
+                    bids=stored_bids(session, game, phase)),
+    ])
+    outcome = judged.process()
+    done, following = judged.history
+    if hides(game):
+        # Each player's view, stored now so that their results are read, never adjudicated,
+        # on request (the time an answer takes must not depend on what they may not see).
+        store_views(session, game, phase,
+                    {seat.power: power_view(outcome, seat.power) for seat in game.seats})
+    phase.results = done.results
+    phase.processed_at = now
+    phase.processed_by = worker
+    row = PhaseRow(
+        game_id=game.id, index=phase.index + 1, code=following.phase,
+        position=following.position,
+        required=required_powers(outcome.next, game.rules, phase.required), started_at=now,
+    )
+    session.add(row)
+    game.phase_index = row.index
+    game.process_requested = False
+    game.retry_at = None
+    game.last_error = None
+    winner = outcome.next.winner()
+    if winner:
+        game.winner = winner
+        game.status = "finished"
+        game.deadline = None
+        game.end_reason = f"{outcome.next.map.power(winner).name} has won"
+    else:
+        game.deadline = next_deadline(game, row.code, now)
+    log(session, game.id, now, "adjudicated", f"{phase.code} by {worker}")
+    session.flush()
+    if pause > 0:
+        print(f"calhamer worker {worker}: pausing in the transaction of {game.id} {phase.code}",
+              flush=True)
+        time.sleep(pause)
+    return phase

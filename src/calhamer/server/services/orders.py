@@ -1,0 +1,156 @@
+"""Orders: checking lines, saving them, ready marks, and which orders a viewer may read.
+
+Ready marks are set under the game row's exclusive lock, one transaction at a time: each
+reads the marks the others committed before it, so the last power to get ready sees every
+mark and asks for adjudication (:func:`request_if_all_ready`), however many arrive at once
+(with a shared lock, under PostgreSQL's READ COMMITTED, simultaneous marks could each miss
+the others' and leave an untimed game waiting forever). Saving orders alone shares the lock
+with other savers but still waits for, and blocks, an adjudication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from calhamer.errors import CalhamerError
+from calhamer.game import OrderCheck, check_orders
+from calhamer.position import Phase
+from calhamer.server.models import GameRow, OrderSet, PhaseRow
+from calhamer.server.services.common import Conflict, Invalid, hides, position_of
+from calhamer.server.services.games import current_phase, lock_game
+from calhamer.server.services.seats import own_power
+from calhamer.server.views import Viewer
+from calhamer.views import known_position
+
+
+def split_lines(lines: Iterable[str]) -> list[str]:
+    """Orders as the player gave them, one per line (a multi-line string is split)."""
+    return [part for line in lines for part in (str(line).splitlines() or [""])]
+
+
+def check_lines(game: GameRow, phase: PhaseRow, power: str, lines: list[str]) -> list[OrderCheck]:
+    """What the judge makes of each line (canonical form or the problem and a suggestion).
+
+    In a game that hides information the lines are checked against what the power knows (its
+    own units and the map), never the truth: the variant's rules make every check come out as
+    it would on the whole board, and checking without the foreign units makes the answer, and
+    the time it takes, independent of them by construction.
+    """
+    position = position_of(phase)
+    if hides(game):
+        position = known_position(position, power)
+    return check_orders(position, {power: lines}, game.rules)[power]
+
+
+def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
+    """Each power's orders for a phase (bids are in a table of their own, ``bids``)."""
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id))
+    return {o.power: o for o in rows}
+
+
+def ensure_current(game: GameRow, phase: PhaseRow, code: str) -> None:
+    """Refuse (Conflict) unless ``code`` names ``phase``, the phase being played, and the
+    game is not over; Invalid when ``code`` is not a phase."""
+    if game.status == "finished":
+        raise Conflict("the game is over; no more orders are taken")
+    try:
+        wanted = Phase.parse(code).code
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    if wanted != phase.code:
+        raise Conflict(
+            f"phase {wanted} is not the phase being played; the current phase is {phase.code}"
+        )
+
+
+def save_orders(
+    session: Session,
+    *,
+    viewer: Viewer,
+    phase_code: str,
+    lines: list[str],
+    ready: bool | None,
+    now: datetime,
+) -> tuple[OrderSet, list[OrderCheck]]:
+    """Replace the viewer's orders for the current phase; return each line's check.
+
+    The lines are kept as written, bad ones included (they are judged invalid when the phase
+    is adjudicated), so nothing the player typed is lost.
+    """
+    # A ready mark takes the exclusive lock: see the module's docstring.
+    game = lock_game(session, viewer.game.id, exclusive=ready is not None)
+    power = own_power(game, viewer)
+    phase = current_phase(session, game)
+    ensure_current(game, phase, phase_code)
+    given = split_lines(lines)
+    checks = check_lines(game, phase, power, given)
+    stored = [line for line in given if line.strip()]
+    orders = order_sets(session, phase).get(power)
+    if orders is None:
+        orders = OrderSet(phase_id=phase.id, power=power, lines=stored, ready=False,
+                          updated_at=now)
+        session.add(orders)
+    else:
+        orders.lines = stored
+        orders.updated_at = now
+    if ready is not None:
+        orders.ready = ready
+    session.flush()
+    if ready:
+        request_if_all_ready(session, game, phase)
+    return orders, checks
+
+
+def set_ready(
+    session: Session, *, viewer: Viewer, phase_code: str, ready: bool, now: datetime
+) -> OrderSet:
+    """Mark the viewer's orders for the current phase ready or not; the last power to get
+    ready asks for adjudication."""
+    game = lock_game(session, viewer.game.id, exclusive=True)
+    power = own_power(game, viewer)
+    phase = current_phase(session, game)
+    ensure_current(game, phase, phase_code)
+    orders = order_sets(session, phase).get(power)
+    if orders is None:
+        orders = OrderSet(phase_id=phase.id, power=power, lines=[], ready=ready, updated_at=now)
+        session.add(orders)
+    else:
+        orders.ready = ready
+        orders.updated_at = now
+    session.flush()
+    if ready:
+        request_if_all_ready(session, game, phase)
+    return orders
+
+
+def request_if_all_ready(session: Session, game: GameRow, phase: PhaseRow) -> None:
+    """Ask for adjudication when every power waited for is ready. The caller holds the game's
+    row exclusively, so the marks read here include every other committed one."""
+    if game.status != "active" or not phase.required:
+        return
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)
+                           .execution_options(populate_existing=True))
+    sets = {o.power: o for o in rows}
+    if all(p in sets and sets[p].ready for p in phase.required):
+        game.process_requested = True
+
+
+def own_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> OrderSet | None:
+    """The viewer's own orders for the phase (None when they play no power or gave none)."""
+    if viewer.power is None:
+        return None
+    return order_sets(session, phase).get(viewer.power)
+
+
+def visible_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
+    """Orders of a phase the viewer may read: all for the gamemaster who sees all, and once
+    adjudicated for everyone (except in a game that hides information); otherwise only their
+    own (a seated gamemaster's too)."""
+    sets = order_sets(session, phase)
+    if viewer.sees_all or (phase.results is not None and not hides(viewer.game)):
+        return sets
+    return {p: o for p, o in sets.items() if p == viewer.power}

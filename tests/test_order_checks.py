@@ -410,3 +410,20 @@ def test_every_variant_has_an_adjustment_phase_with_refusals(name: str) -> None:
     checks = check_orders(emptied, {power: lines})[power]
     results = adjudicate(emptied, {power: lines}).results[power]
     assert any(not c.ok and r.result != INVALID for c, r in zip(checks, results, strict=False))
+
+
+def test_a_comment_at_the_end_of_a_line_is_checked_as_the_judge_reads_it() -> None:
+    # The judge cuts a trailing "#" comment off before reading the order: the check agrees,
+    # and still shows the line as written.
+    from calhamer.game import Game, check_orders
+
+    game = Game.new()
+    lines = ["F Lon - Nth  # to the north", "# a whole-line comment", "A Lvp - Yor"]
+    checks = check_orders(game.current, {"ENGLAND": lines})["ENGLAND"]
+    assert [(c.line, c.text, c.canonical, c.problem) for c in checks] == [
+        (1, "F Lon - Nth  # to the north", "F LON - NTH", None),
+        (3, "A Lvp - Yor", "A LVP - YOR", None),
+    ]
+    game.set_orders("ENGLAND", lines)
+    outcome = game.process()
+    assert [r.result for r in outcome.results["ENGLAND"][:2]] == ["succeeds", "succeeds"]

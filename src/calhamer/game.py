@@ -14,7 +14,6 @@ from reading the game to saving it, so that two changes made at once both land.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import sys
@@ -112,14 +111,15 @@ def check_orders(
     one unit...) and, in an adjustment phase, when it does not succeed (a second build in one
     place, more builds than allowed, a unit removed twice, more removals than due), since
     there a power's orders meet no one else's. Whether a legal movement or retreat succeeds
-    depends on everyone's orders, so that is not judged here. Blank lines and ``#`` comments
-    are skipped; line numbers count every line given.
+    depends on everyone's orders, so that is not judged here. Lines are read as the judge reads
+    them: blank lines and ``#`` comments are skipped and a comment at the end of a line is cut
+    off (each check still shows the line as written); line numbers count every line given.
     """
     numbered: dict[str, list[tuple[int, str]]] = {}
     for power, lines in orders.items():
         numbered[power] = [(n, t) for n, t in enumerate(lines, start=1) if is_order_line(t)]
-    outcome = adjudicate(position, {p: [t for _, t in items] for p, items in numbered.items()},
-                         rules)
+    outcome = adjudicate(
+        position, {p: [order_text(t) for _, t in items] for p, items in numbered.items()}, rules)
     winter = position.phase.is_adjustment
     checks: dict[str, list[OrderCheck]] = {}
     for power, items in numbered.items():
@@ -380,12 +380,7 @@ class Game:
         self._check_not_over()
         code = self._power(power)
         given = self._order_texts(lines)
-        # Checked as the judge will read them (comments cut off), reported as written.
-        checks = [
-            dataclasses.replace(check, text=given[check.line - 1])
-            for check in check_orders(self.current, {code: list(map(order_text, given))},
-                                      self.rules)[code]
-        ]
+        checks = check_orders(self.current, {code: given}, self.rules)[code]
         stored = [line for line in given if line.strip()]
         if stored:
             self._records[-1].orders[code] = stored

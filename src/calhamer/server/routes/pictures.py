@@ -20,7 +20,7 @@ from fastapi import APIRouter, Response
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
-from calhamer.game import is_order_line
+from calhamer.game import order_lines
 from calhamer.options import possible_order_texts
 from calhamer.render import View, render_svg
 from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
@@ -43,7 +43,7 @@ def current_picture(session: Session, viewer: Viewer) -> str:
     """The current position as the viewer may see it, with the orders they may read."""
     phase = games.current_phase(session, viewer.game)
     position = results.known_to(viewer, phase)
-    readable = {p: [t for t in o.lines if is_order_line(t)]
+    readable = {p: order_lines(o.lines)
                 for p, o in orders.visible_orders(session, viewer, phase).items()}
     # A player who sees only their own part of the board: the legend gives the centre totals
     # their known position carries (calhamer.views.centre_totals), never counts of the truth.

@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
-from calhamer.game import Game, PhaseRecord, is_order_line
+from calhamer.game import Game, PhaseRecord, order_lines
 from calhamer.server.models import GameRow, PhaseRow
 from calhamer.server.services.bids import stored_bids
 from calhamer.server.services.common import hides
@@ -48,7 +48,7 @@ def adjudicate_phase(
     test can kill the worker while the transaction is open.
     """
     phase = current_phase(session, game)
-    orders = {p: [t for t in o.lines if is_order_line(t)]
+    orders = {p: order_lines(o.lines)
               for p, o in order_sets(session, phase).items()}
     judged = Game(game.variant, game.rules, [
         PhaseRecord(phase.code, phase.position, orders,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from calhamer import notation
 from calhamer.errors import CalhamerError
-from calhamer.game import is_order_line
+from calhamer.game import is_order_line, order_lines
 from calhamer.position import Phase, Position
 from calhamer.server.models import BidSet, GameRow, PhaseRow
 from calhamer.server.services.common import (
@@ -203,7 +203,7 @@ def tally(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
     if not position.phase.is_movement:
         raise NotFound()
     position = with_bids(position, stored_bids(session, game, phase))
-    orders = {p: [t for t in o.lines if is_order_line(t)]
+    orders = {p: order_lines(o.lines)
               for p, o in order_sets(session, phase).items()}
     counted = bid_tally(position, orders, game.rules)
     m = position.map

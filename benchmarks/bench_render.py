@@ -3,7 +3,8 @@
 Three pictures are timed: the 1901 start, a crowded mid-game phase with every unit ordered
 (its adjudicated outcome: arrows, failures, a dislodged unit), and the PNG of that outcome.
 The geometry is loaded once (it is cached per map), as in a running judge; the first,
-uncached call is reported on its own.
+uncached call is reported on its own. Times are the process's CPU time, so that other work on
+a shared machine does not blur them.
 
     python benchmarks/bench_render.py [--repeat R]
 """
@@ -49,12 +50,12 @@ ORDERS = {
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median and best of ``repeat`` calls, in milliseconds."""
+    """Median and best CPU time of ``repeat`` calls, in milliseconds."""
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        times.append((time.perf_counter() - t) * 1000)
+        times.append((time.process_time() - t) * 1000)
     return statistics.median(times), min(times)
 
 
@@ -63,12 +64,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15, help="calls timed per picture (15)")
     args = parser.parse_args()
 
-    t = time.perf_counter()
+    t = time.process_time()
     from calhamer.render import render_png, render_svg
 
     start = Position.initial("standard")
     svg = render_svg(start)
-    first = (time.perf_counter() - t) * 1000
+    first = (time.process_time() - t) * 1000
     position, _orders, _rules = position_from_json(MID_GAME)
     outcome = adjudicate(position, ORDERS)
 
@@ -85,7 +86,7 @@ def main() -> None:
                      len(png)))
     except Exception as exc:  # no cairo here: report it and time the rest
         print(f"(PNG not timed: {exc})")
-    print(f"{'picture':<40}{'median ms':>11}{'best ms':>10}{'bytes':>10}")
+    print(f"{'picture (CPU time)':<40}{'median ms':>11}{'best ms':>10}{'bytes':>10}")
     for name, (median, best), size in rows:
         print(f"{name:<40}{median:>11.1f}{best:>10.1f}{size:>10}")
 

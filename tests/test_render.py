@@ -16,8 +16,10 @@ from calhamer.map import load_map
 from calhamer.position import Unit
 from calhamer.render import View, geometry_for, render_svg
 from calhamer.render.geometry import Geometry
-from calhamer.render.svg import DEFAULT_COLORS, _mix
-from calhamer.variants import find_variant
+from calhamer.render.svg import DEFAULT_COLORS
+from calhamer.render.svg.palette import mix as _mix
+from calhamer.render.svg.primitives import serialise
+from calhamer.variants import find_variant, variant_names
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = Position.initial("standard")
@@ -400,6 +402,78 @@ BLUE = ["A BBB"]
 
         m = load_map(str(path))
         assert schematic(m) == schematic(m)
+
+
+class TestDocument:
+    """The SVG is an XML document: whatever a map, a caller or a variant puts into it is
+    written as text and read back as the same text, never as markup."""
+
+    POWER = 'R&D <"Red">'
+    ADJECTIVE = 'R&D <"Red">ish'
+    PLACE = 'Tom & "Jerry" <Isle>'
+
+    def special_map(self, tmp_path: Path):
+        text = (TestSchematic.MAP
+                .replace('name = "Red"',
+                         'name = "R&D <\\"Red\\">"\nadjective = "R&D <\\"Red\\">ish"')
+                .replace('name = "Alpha"', 'name = "Tom & \\"Jerry\\" <Isle>"')
+                .replace('LON = { name = "Lonely"', '"L&N" = { name = "Lonely"'))
+        path = tmp_path / "special.toml"
+        path.write_text(text)
+        m = load_map(str(path))
+        assert m.power("RED").name == self.POWER and m.provinces[0].name == self.PLACE
+        return m
+
+    def test_names_with_xml_special_characters_are_escaped(self, tmp_path: Path):
+        m = self.special_map(tmp_path)
+        title = 'Spring & "Fall" <1901>'
+        svg = render_svg(Position.initial(m), title=title)
+        assert "<Isle>" not in svg and "<1901>" not in svg  # written as references
+        ids = by_id(parse(svg))
+        assert ids["prov-AAA"].find(f"{SVG}title").text.startswith(f"{self.PLACE} (AAA)")
+        assert ids["prov-L&N"].find(f"{SVG}title").text.startswith("Lonely (L&N)")
+        unit = ids["unit-AAA"].find(f"{SVG}title").text
+        assert unit.startswith(f"{self.ADJECTIVE} army in {self.PLACE}")
+        texts = [t.text for t in ids["legend"].iter(f"{SVG}text")]
+        assert title in texts
+        assert any(t.startswith(self.POWER) for t in texts)
+
+    def test_colours_are_values_not_markup(self):
+        injected = '#c00" onload="alert(1)'
+        svg = render_svg(START, colors={"FRANCE": injected, "sea": "a&b<c>"})
+        root = parse(svg)
+        assert all(e.get("onload") is None for e in root.iter())
+        ids = by_id(root)
+        assert ids["unit-PAR"].find(f"{SVG}path").get("fill") == injected
+        assert ids["prov-NTH"].get("fill") == "a&b<c>"
+
+    @pytest.mark.parametrize("name", variant_names())
+    def test_every_variants_start_is_a_well_formed_document(self, name: str):
+        position = Position.initial(variant=find_variant(name))
+        root = ET.fromstring(render_svg(position))
+        assert root.tag == f"{SVG}svg"
+        ids = by_id(root)
+        assert {f"prov-{p.code}" for p in position.map.provinces} <= set(ids)
+        units = {position.map.provinces[p].code for p in position.units}
+        assert {i for i in ids if i.startswith("unit-")} == {f"unit-{c}" for c in units}
+        assert "legend" in ids
+
+    def test_the_serialiser_writes_what_elementtree_reads_back(self):
+        def shape(e: ET.Element) -> tuple:
+            return (e.tag, dict(e.attrib), e.text or "", e.tail or "",
+                    [shape(c) for c in e])
+
+        root = ET.Element("svg", {"a": 'q"uote & <tag> \n new\tline\r'})
+        child = ET.SubElement(root, "g", {"id": "plain"})
+        ET.SubElement(child, "title").text = "A & B <c> \"d\" 'e'"
+        ET.SubElement(child, "path", {"d": "M0,0L1,1Z"}).tail = "after & <tail>"
+        ET.SubElement(root, "empty")
+        written = serialise(root)
+        assert shape(ET.fromstring(written)) == shape(root)
+        assert shape(ET.fromstring(written)) == shape(ET.fromstring(ET.tostring(root)))
+        plain = ET.Element("svg", {"width": "10"})
+        ET.SubElement(plain, "text", {"x": "1"}).text = "Paris"
+        assert serialise(plain) == '<svg width="10"><text x="1">Paris</text></svg>'
 
 
 class TestCommandLine:

@@ -34,7 +34,7 @@ def svg_to_png(svg: str) -> bytes:
     except (ImportError, OSError) as exc:  # OSError: cairocffi found no libcairo
         raise CalhamerError(
             "PNG output needs cairosvg and the cairo library "
-            f"(pip install cairosvg; apt-get install libcairo2): {exc}"
+            f"(pip install 'calhamer[png]'; apt-get install libcairo2): {exc}"
         ) from None
     data = svg.encode("utf-8")
     try:

@@ -796,3 +796,14 @@ def test_a_standard_dp_game_on_the_command_line(tmp_path, capsys) -> None:
     assert json.loads(out)["bids"]["FRANCE"] == ["3 DP: A Bel - Pic"]
     assert run("game", "tally", file, "--phase", "W1901A")[0] == 2
     assert run("game", "bids", file, "BELGIUM", write("x.txt", "1 DP: A Bel H\n"))[0] == 2
+
+
+def test_an_amount_written_with_a_comma_is_never_guessed() -> None:
+    # "1,000" may be a thousands separator or a decimal comma: the bid is void, saying so,
+    # rather than read as 1 DP (or 1000) behind the bidder's back.
+    position = board(FRANCE_3)
+    for amount in ("1,000", "1,5", "2,0"):
+        problems = check_bids(position, "FRANCE", [f"{amount} DP: A Bel - Pic"])
+        assert len(problems) == 1 and f"whole numbers, not '{amount}'" in problems[0]
+    outcome = adjudicate(board(FRANCE_3, {"FRANCE": ["1,000 DP: A Bel - Pic"]}), {})
+    assert result(outcome, "BELGIUM", "A BEL H").result == SUCCEEDS

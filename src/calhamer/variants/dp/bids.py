@@ -53,15 +53,18 @@ def parse_bid(power: str, text: str) -> Bid:
     """Read a bid in the players' notation: ``3 DP: A Kas S Sto - Tab`` (also ``3: ...``).
 
     A line that does not start with an amount keeps ``dp`` None (a bid with no DP, which is
-    void); ``1.5 DP: ...`` keeps 1.5 (void too: DP are whole numbers).
+    void); ``1.5 DP: ...`` keeps 1.5 (void too: DP are whole numbers), and an amount written
+    with a comma (``1,000``) is kept as its text, void too.
     """
     # Matched on the stripped line with a greedy tail: a lazy tail before "\s*$" would try
     # every split of a long run of spaces (quadratic time on a pasted line).
     match = _BID_LINE.match(text.strip())
     if match is None or not match["order"]:
         return Bid(power, text.strip(), None)
-    raw = match["dp"].replace(",", ".")
-    dp: object = float(raw) if "." in raw else int(raw)
+    raw = match["dp"]
+    # "1,000" may be a thousands separator or a decimal comma: never guess the amount of a
+    # secret bid; kept as written, it is void with its text in the reason.
+    dp: object = raw if "," in raw else float(raw) if "." in raw else int(raw)
     return Bid(power, match["order"], dp)
 
 

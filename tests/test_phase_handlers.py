@@ -79,3 +79,17 @@ def test_superdiplomacy_and_arpiesse_name_their_handlers() -> None:
     assert set(sd.phases) == {"M", "R", "A"} and sd.phases is not STANDARD_PHASES
     assert set(find_variant("arpiesse").phases) == {"M", "R", "A", "X"}
     assert find_variant("kriegsplomacy").phases is STANDARD_PHASES
+
+
+def test_results_are_an_enum_written_as_words() -> None:
+    import json
+
+    from calhamer.formats import outcome_to_json
+    from calhamer.results import Result
+
+    outcome = adjudicate(Position.initial(), {"FRANCE": ["A Par - Bur", "A Mar - Nowhere"]})
+    results = outcome.results["FRANCE"]
+    assert [r.result for r in results[:2]] == [Result.SUCCEEDS, Result.INVALID]
+    assert all(isinstance(r.result, Result) for rs in outcome.results.values() for r in rs)
+    written = json.loads(json.dumps(outcome_to_json(outcome)))
+    assert [r["result"] for r in written["results"]["FRANCE"][:2]] == ["succeeds", "invalid"]

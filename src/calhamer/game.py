@@ -39,7 +39,7 @@ from calhamer.map import Map
 from calhamer.orders import AnyOrder
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
-from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.rules import Rules, find_rules
 from calhamer.variants import find_variant
 from calhamer.views import PowerView, power_view, power_views
@@ -336,7 +336,7 @@ class Game:
         )
         results = {
             power: [
-                OrderResult(power, e.get("order", ""), e.get("canonical", ""), e.get("result", ""),
+                OrderResult(power, e.get("order", ""), e.get("canonical", ""), Result(e["result"]),
                             e.get("reason", ""))
                 for e in entries
             ]

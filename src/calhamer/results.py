@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from calhamer.orders import AnyOrder
@@ -12,9 +13,18 @@ from calhamer.pieces import Dislodged
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-SUCCEEDS = "succeeds"
-FAILS = "fails"
-INVALID = "invalid"
+
+
+class Result(StrEnum):
+    """An order's fate. Members are strings ("succeeds"), as documents and reports write them."""
+
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    INVALID = "invalid"  # unreadable or illegal: the unit holds (DATC 4.E.1)
+    UNKNOWN = "unknown"  # not told to this power (whether its support was given, Kriegsplomacy)
+
+
+SUCCEEDS, FAILS, INVALID, UNKNOWN = Result.SUCCEEDS, Result.FAILS, Result.INVALID, Result.UNKNOWN
 
 
 @dataclass(slots=True)
@@ -24,7 +34,7 @@ class OrderResult:
     power: str
     text: str
     canonical: str
-    result: str
+    result: Result
     reason: str
     order: AnyOrder | None = None
 

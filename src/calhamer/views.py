@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
 from calhamer.pieces import Dislodged, Phase
-from calhamer.results import OrderResult, PhaseOutcome
+from calhamer.results import OrderResult, PhaseOutcome, Result
 
 if TYPE_CHECKING:
     from calhamer.position import Position
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
-UNKNOWN = "unknown"
+UNKNOWN = Result.UNKNOWN
 
 # The key of ``Position.extra`` under which a power's known position (:func:`known_position`)
 # carries every power's centre total as that power knows it (None: a total it is not told).

@@ -19,7 +19,7 @@ from calhamer.adjudicator import (
     fleets_on_some_route,
 )
 from calhamer.map import Map
-from calhamer.results import FAILS, SUCCEEDS
+from calhamer.results import FAILS, SUCCEEDS, Result
 from calhamer.rules import ParadoxRule
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Explainer:
     def unit_name(self, p: int) -> str:
         return self.variant.format_unit(self.m, self.position.units[p])
 
-    def result(self, p: int) -> tuple[str, str]:
+    def result(self, p: int) -> tuple[Result, str]:
         t, r = self.t, self.r
         if p in t.void:
             return FAILS, f"void: {t.void[p]}"
@@ -63,7 +63,7 @@ class Explainer:
             return FAILS, dislodged
         return SUCCEEDS, "holds"
 
-    def _convoy(self, p: int, dislodged: str) -> tuple[str, str]:
+    def _convoy(self, p: int, dislodged: str) -> tuple[Result, str]:
         r = self.r
         army = self.t.src[p]
         if army in self.t.by_land:  # 1971 intent: a disrupted swap convoy is not taken
@@ -105,7 +105,7 @@ class Explainer:
         defence = self.r.defend_strength(opp) if opp != -1 else self.r.hold_strength(p)
         return f"dislodged by {self.unit_name(a)} ({self.r.versus(attack, defence)})"
 
-    def _move(self, p: int) -> tuple[str, str]:
+    def _move(self, p: int) -> tuple[Result, str]:
         t, r = self.t, self.r
         q = t.dest[p]
         target = self.m.provinces[q].code

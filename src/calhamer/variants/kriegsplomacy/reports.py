@@ -11,7 +11,7 @@ from __future__ import annotations
 from calhamer.adjudicator import MOVE
 from calhamer.map import ProvinceId
 from calhamer.orders import Convoy, Order, Support
-from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.views import UNKNOWN
 
 from .facts import MovementFacts
@@ -48,7 +48,8 @@ def own_results(facts: MovementFacts, power: str, prefix: bool = False) -> list[
     return out
 
 
-def own_line(facts: MovementFacts, p: ProvinceId, order: Order | None) -> tuple[str, str, str]:
+def own_line(facts: MovementFacts, p: ProvinceId, order: Order | None
+             ) -> tuple[str, Result, str]:
     """The line, verdict and reason a power is told about its unit in ``p``."""
     m, t, r = facts.m, facts.t, facts.r
     unit = facts.before.units[p]

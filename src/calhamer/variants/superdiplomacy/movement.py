@@ -16,7 +16,7 @@ from calhamer import dice
 from calhamer.map import FLEET, ProvinceId
 from calhamer.phases import Intake
 from calhamer.position import Dislodged, Phase, Position
-from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.rules import Rules
 
 from .board import _Board
@@ -143,7 +143,7 @@ class _Explainer:
     def __init__(self, board: _Board, r: _Resolver, settled: _Settled) -> None:
         self.b, self.r, self.settled = board, r, settled
 
-    def result(self, g: _Group) -> tuple[str, str]:
+    def result(self, g: _Group) -> tuple[Result, str]:
         b, r = self.b, self.r
         if g.size == 0:
             return FAILS, self._destroyed(g)

@@ -93,3 +93,29 @@ def test_results_are_an_enum_written_as_words() -> None:
     assert all(isinstance(r.result, Result) for rs in outcome.results.values() for r in rs)
     written = json.loads(json.dumps(outcome_to_json(outcome)))
     assert [r["result"] for r in written["results"]["FRANCE"][:2]] == ["succeeds", "invalid"]
+
+
+class Cornered(Variant):
+    """A made-up rule: a dislodged unit never has anywhere to go."""
+
+    name = "cornered"
+    aliases = ()
+
+    def retreat_choices(self, position, entry):  # type: ignore[no-untyped-def]
+        return []
+
+
+def test_retreat_options_have_one_source() -> None:
+    # Adjudication and possible orders both ask the variant's retreat_choices.
+    fall, orders, _rules = position_from_json({
+        "phase": "F1901M", "units": {"AUSTRIA": ["A SER", "A RUM"], "TURKEY": ["A BUL"]},
+        "orders": {"AUSTRIA": ["A Ser - Bul", "A Rum S A Ser - Bul"]}})
+    retreat = adjudicate(fall, orders).next
+    assert retreat.phase.is_retreat and retreat.dislodged
+    plain = adjudicate(retreat, {"TURKEY": ["A Bul R Con"]})
+    assert plain.results["TURKEY"][0].result == "succeeds"
+    cornered = retreat.replace(variant=Cornered())
+    refused = adjudicate(cornered, {"TURKEY": ["A Bul R Con"]})
+    assert refused.results["TURKEY"][0].result == "invalid"
+    listed = possible_orders(cornered, "TURKEY")
+    assert [type(o).__name__ for orders in listed.values() for o in orders] == ["Disband"]

@@ -202,7 +202,9 @@ class Variant:
         return position
 
     def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
-        """Where the dislodged ``entry`` may retreat, as reports list it."""
+        """Where the dislodged ``entry`` may retreat: the one answer that adjudication, possible
+        orders, reports and pictures all ask for (a Superdiplomacy stack may also join its own
+        units)."""
         return retreat_options(position, entry)
 
     def report_notes(self, outcome: PhaseOutcome) -> list[str]:

@@ -120,7 +120,7 @@ def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
             return None
     else:
         dest = m.province_of(dest)
-    options = retreat_options(position, entry)
+    options = position.variant.retreat_choices(position, entry)  # the one source of options
     if dest not in options:
         target = m.province_of(dest)
         if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (

@@ -16,7 +16,6 @@ from xml.etree.ElementTree import Element, SubElement
 
 from calhamer.errors import CalhamerError
 from calhamer.map import Map, Province, Terrain, UnitType
-from calhamer.phases import retreat_options
 from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point
 from calhamer.render.svg.palette import Palette, is_light, mix
@@ -75,7 +74,7 @@ class Scene:
         position, outcome = self.position, self.outcome
         if position.dislodged:
             for d in position.dislodged:
-                options = _safe(partial(retreat_options, position, d))
+                options = _safe(partial(position.variant.retreat_choices, position, d))
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)
         elif outcome is not None and outcome.dislodged and position is outcome.before:
             after = outcome.after
@@ -84,7 +83,7 @@ class Scene:
             complete = getattr(outcome, "complete", True)
             for d in outcome.dislodged:
                 options = (
-                    _safe(partial(retreat_options, after, d))
+                    _safe(partial(after.variant.retreat_choices, after, d))
                     if complete and after.phase.is_retreat else None
                 )
                 found[self.m.province_of(d.unit.loc)] = (d.unit, options)

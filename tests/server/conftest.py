@@ -7,8 +7,12 @@ run gets its own schema there, dropped at the end; between tests every table is 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import socket
+import threading
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -209,3 +213,27 @@ def standard_game(judge: Judge) -> tuple[Judge, Player, Player, Player]:
     gm = judge.user("gm")
     judge.new_game(gm)
     return judge, gm, judge.join("FRANCE"), judge.join("GERMANY")
+
+
+@contextlib.contextmanager
+def serve_on_loopback(app: Any) -> Iterator[str]:
+    """Run ``app`` in a real uvicorn server on a free loopback port; yield its base URL."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)

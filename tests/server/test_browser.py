@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
@@ -33,37 +31,17 @@ def _missing() -> str | None:
     return None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 @pytest.fixture
 def live_server(database, database_url, clock) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    import uvicorn
-
     from calhamer.server.app import create_app
-    from conftest import empty_tables, make_settings
+    from conftest import empty_tables, make_settings, serve_on_loopback
 
     empty_tables(database)
     settings = make_settings(database_url, clock, embedded_worker=True, worker_poll_seconds=0.2)
     app = create_app(settings, db=database)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with serve_on_loopback(app) as base:
+        yield base
 
 
 def test_gm_and_two_players_play_a_phase_in_chromium(database, live_server, tmp_path):

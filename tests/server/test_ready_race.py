@@ -9,9 +9,7 @@ deadline would otherwise wait forever. The race is run many times.
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,39 +25,19 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 UNTIMED = {"movement": 0, "retreat": 0, "adjustment": 0}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture
 def server(database, database_url, clock) -> Iterator[tuple[str, Any]]:  # type: ignore[no-untyped-def]
     """A real server on a loopback port (no embedded worker: the test looks at the request
     for adjudication itself, then adjudicates)."""
-    import uvicorn
-
     from calhamer.server.app import create_app
-    from conftest import empty_tables, make_settings
+    from conftest import empty_tables, make_settings, serve_on_loopback
 
     empty_tables(database)
     settings = make_settings(database_url, clock)
     app = create_app(settings, db=database)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", settings
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with serve_on_loopback(app) as base:
+        yield base, settings
 
 
 def _untimed_game(base: str, gm_headers: dict[str, str]) -> tuple[str, dict[str, str]]:

@@ -149,3 +149,21 @@ def test_guests_made_before_return_links_get_one(tmp_path):
         nonces = {u.display_name: u.return_nonce for u in session.scalars(select(User))}
     assert nonces["Dora"] is None and nonces["Old guest"]
     db.dispose()
+
+
+def test_a_guest_joining_through_the_api_gets_a_return_link(app, judge):
+    gm = judge.user("gm")
+    judge.new_game(gm)
+    r = judge.client.post("/api/join", json={"invite": judge.invite("FRANCE"), "name": "Bob"})
+    assert r.status_code == 200, r.text
+    link = r.json()["return_url"]
+    assert link.startswith("http://testserver/return/")
+    browser = come_back(app, link.replace("http://testserver", ""))
+    page = browser.get(f"/games/{judge.game['id']}")
+    assert "you play <strong>France</strong>" in page.text
+    # An account joining has no return link: its password is the way back.
+    alice = judge.user("alice")
+    r = judge.client.post("/api/join", json={"invite": judge.invite("GERMANY")},
+                          headers=alice.headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["return_url"] is None

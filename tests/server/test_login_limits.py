@@ -20,6 +20,8 @@ from conftest import PASSWORD, Clock, empty_tables, make_settings
 WINDOW = 600
 PER_ACCOUNT = 3
 PER_ADDRESS = 5
+SIGNUP_WINDOW = 3600
+SIGNUPS = 4  # per address in SIGNUP_WINDOW; the fixture signs up two users from HERE
 HERE = ("127.0.0.2", 50000)  # client addresses as the app sees them (no traffic goes there)
 THERE = ("127.0.0.3", 50000)
 
@@ -30,7 +32,13 @@ class CountingPasswords(Passwords):
     def __init__(self) -> None:
         super().__init__(time_cost=1, memory_kib=1024)
         self.verified = 0
+        self.hashed = 0
         self._lock = threading.Lock()
+
+    def hash(self, password: str) -> str:
+        with self._lock:
+            self.hashed += 1
+        return super().hash(password)
 
     def verify(self, stored: str | None, password: str) -> bool:
         with self._lock:
@@ -43,7 +51,9 @@ class Limited:
         self.clock = Clock()
         settings = make_settings(database_url, self.clock, login_window_seconds=WINDOW,
                                  login_failures_per_account=PER_ACCOUNT,
-                                 login_failures_per_address=PER_ADDRESS)
+                                 login_failures_per_address=PER_ADDRESS,
+                                 signup_window_seconds=SIGNUP_WINDOW,
+                                 signups_per_address=SIGNUPS)
         self.apps = [create_app(settings, db=database) for _ in range(2)]  # two web processes
         self.passwords = CountingPasswords()
         for app in self.apps:
@@ -164,3 +174,41 @@ def test_the_login_page_says_how_long_to_wait(limited: Limited) -> None:
     assert r.status_code == 429
     assert "too many failed logins for this user name; try again in 10 minutes" in r.text
     assert r.headers["retry-after"] == str(WINDOW)
+
+
+def test_sign_ups_from_one_address_are_limited(limited: Limited) -> None:
+    for name in ("carol", "dave"):  # alice and bob were the first two
+        r = limited.client.post("/api/users", json={"username": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+    hashed = limited.passwords.hashed
+    r = limited.client.post("/api/users", json={"username": "erin", "password": PASSWORD})
+    assert r.status_code == 429, r.text
+    assert r.json()["detail"] == "too many sign-ups from your address; try again in 60 minutes"
+    assert r.headers["retry-after"] == str(SIGNUP_WINDOW)
+    assert limited.passwords.hashed == hashed  # refused before any hashing
+    assert limited.login("erin", PASSWORD, limited.at(THERE)).status_code == 400  # not made
+    # Another address, or another web process from there, is not affected.
+    r = limited.at(THERE, app=1).post("/api/users", json={"username": "erin",
+                                                          "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    limited.clock.advance(seconds=SIGNUP_WINDOW)
+    r = limited.client.post("/api/users", json={"username": "frank", "password": PASSWORD})
+    assert r.status_code == 201, r.text
+
+
+def test_the_sign_up_page_says_how_long_to_wait(limited: Limited) -> None:
+    browser = limited.at(HERE)
+    page = browser.get("/signup")
+    csrf = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+    for name in ("carol", "dave", "erin"):
+        r = browser.post("/signup", data={"csrf_token": csrf, "username": name,
+                                          "password": PASSWORD})
+        if name == "erin":
+            break
+        assert r.status_code == 303, r.text
+        browser.cookies.clear()
+        page = browser.get("/signup")
+        csrf = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+    assert r.status_code == 429
+    assert "too many sign-ups from your address; try again in 60 minutes" in r.text
+    assert 'value="erin"' in r.text  # what was typed is kept

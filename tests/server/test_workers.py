@@ -220,3 +220,67 @@ def test_the_embedded_worker_adjudicates_when_asked(database, database_url, cloc
             time.sleep(0.05)
         else:
             pytest.fail("the embedded worker did not adjudicate")
+
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def _full_game(judge):  # type: ignore[no-untyped-def]
+    """A standard game with all seven powers seated; returns the gamemaster and the players."""
+    gm = judge.user("gm")
+    judge.new_game(gm)
+    return gm, {power: judge.join(power) for power in POWERS}
+
+
+def _all_ready(judge, players, but: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    for power, player in players.items():
+        r = judge.orders(player, [], ready=power != but)
+        assert r.status_code == 200, r.text
+
+
+def _forget_the_request(database, game_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Leave a game as ready marks given while it was paused used to: every power ready, yet
+    no adjudication asked for."""
+    with database.transaction() as session:
+        session.get(GameRow, game_id).process_requested = False
+
+
+def test_a_worker_starting_up_adjudicates_games_whose_powers_were_all_ready(judge):
+    from calhamer.server.worker import sweep_ready
+
+    _gm, players = _full_game(judge)
+    gid = judge.game["id"]
+    _all_ready(judge, players)
+    _forget_the_request(judge.database, gid)
+    assert judge.process() == []  # stuck: nothing asks for it
+    assert sweep_ready(judge.database) == [gid]
+    assert judge.process() == [f"{gid} S1901M"]
+    assert sweep_ready(judge.database) == []  # the next phase waits for its own marks
+
+
+def test_the_start_up_sweep_leaves_games_still_waiting_for_a_power(judge):
+    from calhamer.server.worker import sweep_ready
+
+    gm, players = _full_game(judge)
+    gid = judge.game["id"]
+    _all_ready(judge, players, but="TURKEY")
+    assert sweep_ready(judge.database) == []
+    assert judge.process() == []
+    r = judge.client.post(f"/api/games/{gid}/control", json={"action": "pause"},
+                          headers=gm.headers)
+    assert r.status_code == 200, r.text
+    _all_ready(judge, players)
+    _forget_the_request(judge.database, gid)
+    assert sweep_ready(judge.database) == []  # paused: resuming decides
+    assert judge.process() == []
+
+
+def test_worker_once_sweeps_before_it_adjudicates(judge, database_url):
+    _gm, players = _full_game(judge)
+    gid = judge.game["id"]
+    _all_ready(judge, players)
+    _forget_the_request(judge.database, gid)
+    proc = worker_process(database_url)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert f"adjudicated {gid} S1901M" in out

@@ -43,7 +43,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     try:
         from calhamer.server.config import Settings
-        from calhamer.server.worker import Worker, process_due
+        from calhamer.server.worker import Worker, process_due, sweep_ready
     except ImportError as exc:
         raise UserError(f"the worker needs {exc.name}, which is in the server extra: "
                         "pip install 'calhamer[server]'") from None
@@ -55,6 +55,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     db = settings.open_database()
     db.migrate()
     if args.once:
+        sweep_ready(db)
         for done in process_due(db, settings):
             print(f"adjudicated {done}", flush=True)
         return OK

@@ -60,6 +60,10 @@ class Settings:
     login_window_seconds: int = 15 * 60
     login_failures_per_account: int = 5
     login_failures_per_address: int = 20
+    # Sign-ups (each hashes a password, which is slow on purpose): at most so many per client
+    # address in the window; one beyond that is refused (429) before any hashing.
+    signup_window_seconds: int = 60 * 60
+    signups_per_address: int = 10
     # argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 64 * 1024

@@ -141,6 +141,8 @@ class JoinOut(BaseModel):
     power: str
     token: str  # a bearer token for the API, for the user who joined
     user: UserOut
+    # A guest's way back in any browser (None for an account): open it to log in as them.
+    return_url: str | None = None
 
 
 # -- orders ---------------------------------------------------------------------------------------

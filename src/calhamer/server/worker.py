@@ -6,6 +6,11 @@ database's write lock), adjudicates its current phase and commits. Another worke
 claimed game, and once the claim commits the game is no longer due, so each phase is
 adjudicated once. A worker that dies mid-way (even by SIGKILL) never commits: the database
 rolls the transaction back and the phase is claimed again on the next round.
+
+A worker starting up first sweeps for games that wait for nothing: every power they wait for
+is ready, yet no adjudication was asked for (ready marks given while a game was paused did not
+ask for one before resuming learned to count them). Without the sweep such a game would sit
+until its deadline, or for ever when it has none.
 """
 
 from __future__ import annotations
@@ -19,12 +24,34 @@ from datetime import timedelta
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
 from calhamer.server.services import adjudication
+from calhamer.server.services.games import current_phase, lock_game
+from calhamer.server.services.orders import request_if_all_ready
 
 logger = logging.getLogger("calhamer.worker")
 
 
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.current_thread().name}"[:80]
+
+
+def sweep_ready(db: Database) -> list[str]:
+    """Ask for adjudication of every active game whose waited-for powers are all ready but
+    which nobody asked to adjudicate; return their ids. Each game is decided under its row's
+    exclusive lock, as a ready mark is, so a sweep and a player cannot both miss the moment."""
+    with db.transaction() as session:
+        candidates = list(session.scalars(adjudication.unrequested_games()))
+    asked: list[str] = []
+    for game_id in candidates:
+        with db.transaction() as session:
+            game = lock_game(session, game_id, exclusive=True)
+            if game.status != "active" or game.process_requested:
+                continue
+            request_if_all_ready(session, game, current_phase(session, game))
+            if game.process_requested:
+                asked.append(game_id)
+    for game_id in asked:
+        logger.info("game %s had every power ready: asked for its adjudication", game_id)
+    return asked
 
 
 def process_one(db: Database, settings: Settings, name: str | None = None) -> str | None:
@@ -72,6 +99,10 @@ class Worker:
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:
+        try:
+            sweep_ready(self.db)
+        except Exception:  # the database went away: the rounds below will say so again
+            logger.exception("sweeping for ready games failed")
         while not self.stopping.is_set():
             try:
                 for done in process_due(self.db, self.settings, self.name):

@@ -11,6 +11,8 @@ Failed logins are limited per user name and per client address, in a sliding win
 the database (``login_failures``) so that every web process counts the same attempts. Each
 attempt is recorded before its password is hashed and counted after, so that attempts made
 at the same moment cannot slip past the limit together; one refused costs no hashing.
+Sign-ups (and guests choosing a password) are limited per client address the same way, in
+the same table, since each one hashes a password too.
 """
 
 from __future__ import annotations
@@ -74,8 +76,9 @@ def create_user(session: Session, *, passwords: Passwords, signup: SignupIn,
     return user
 
 
-class TooManyLogins(HTTPException):
-    """A login refused because too many failed before it (429, with when to try again)."""
+class TooManyAttempts(HTTPException):
+    """A login or sign-up refused because too many came before it (429, with when to try
+    again)."""
 
     def __init__(self, message: str, wait: int) -> None:
         super().__init__(429, message, headers={"Retry-After": str(wait)})
@@ -90,13 +93,13 @@ def _in_words(seconds: int) -> str:
 
 
 def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
-             mine: list[LoginFailure], since: datetime, now: datetime) -> TooManyLogins | None:
+             mine: list[LoginFailure], since: datetime, now: datetime) -> TooManyAttempts | None:
     """Why this attempt is refused (None: it is not): too many other attempts under one of
     its keys in the window, counting those being checked at the same moment."""
     limits = {"account": (settings.login_failures_per_account, "for this user name"),
               "address": (settings.login_failures_per_address, "from your address")}
     own = {row.id for row in mine}
-    worst: TooManyLogins | None = None
+    worst: TooManyAttempts | None = None
     for scope, key in keys:
         limit, where = limits[scope]
         times = [at for row_id, at in session.execute(
@@ -109,14 +112,40 @@ def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
         frees = times[len(times) - limit] + timedelta(seconds=settings.login_window_seconds)
         wait = max(1, math.ceil((frees - now).total_seconds()))
         if worst is None or wait > worst.wait:
-            worst = TooManyLogins(f"too many failed logins {where}; try again in "
+            worst = TooManyAttempts(f"too many failed logins {where}; try again in "
                                   f"{_in_words(wait)}", wait)
     return worst
 
 
+def limit_signups(session: Session, *, settings: Settings, address: str,
+                  now: datetime) -> None:
+    """Count a sign-up from ``address``; TooManyAttempts (before any hashing) if too many came
+    from there in the window. Recorded first and counted after, as failed logins are."""
+    key = address[:64]
+    since = now - timedelta(seconds=settings.signup_window_seconds)
+    session.execute(delete(LoginFailure).where(LoginFailure.scope == "signup",
+                                               LoginFailure.at <= since))
+    mine = LoginFailure(scope="signup", key=key, at=now)
+    session.add(mine)
+    session.commit()
+    times = [at for row_id, at in session.execute(
+        select(LoginFailure.id, LoginFailure.at)
+        .where(LoginFailure.scope == "signup", LoginFailure.key == key, LoginFailure.at > since)
+        .order_by(LoginFailure.at, LoginFailure.id)) if row_id != mine.id]
+    limit = settings.signups_per_address
+    if len(times) < limit:
+        return
+    session.delete(mine)  # a refused sign-up does not make the wait longer
+    session.commit()
+    frees = times[len(times) - limit] + timedelta(seconds=settings.signup_window_seconds)
+    wait = max(1, math.ceil((frees - now).total_seconds()))
+    raise TooManyAttempts(f"too many sign-ups from your address; try again in {_in_words(wait)}",
+                          wait)
+
+
 def authenticate(session: Session, *, passwords: Passwords, login: LoginIn, address: str,
                  settings: Settings, now: datetime) -> User:
-    """The user whose name and password these are; Invalid if they are wrong, TooManyLogins
+    """The user whose name and password these are; Invalid if they are wrong, TooManyAttempts
     (before any hashing) if too many logins failed lately for the name or the address."""
     account = login.username.lower()
     keys = [("account", account[:64]), ("address", address[:64])]
@@ -203,9 +232,12 @@ def guest_of_return_token(session: Session, signer: Signer, token: str) -> User 
 # -- API ------------------------------------------------------------------------------------------
 
 
-@api.post("/users", response_model=TokenOut, status_code=201, summary="Sign up")
-def api_signup(body: SignupIn, session: SessionDep, passwords: PasswordsDep, signer: SignerDep,
-               now: Now) -> TokenOut:
+@api.post("/users", response_model=TokenOut, status_code=201, summary="Sign up",
+          description="After too many sign-ups from your address the answer is 429, saying "
+          "(and `Retry-After` giving in seconds) when to try again.")
+def api_signup(body: SignupIn, request: Request, session: SessionDep, passwords: PasswordsDep,
+               signer: SignerDep, settings: SettingsDep, now: Now) -> TokenOut:
+    limit_signups(session, settings=settings, address=client_address(request), now=now)
     user = create_user(session, passwords=passwords, signup=body, now=now)
     session.commit()
     return token_out(signer, user)
@@ -243,11 +275,12 @@ def signup_page(request: Request, page: PageDep) -> Response:
 
 @pages.post("/signup")
 def signup(request: Request, page: PageDep, _: Csrf, session: SessionDep,
-           passwords: PasswordsDep, signer: SignerDep, now: Now,
+           passwords: PasswordsDep, signer: SignerDep, settings: SettingsDep, now: Now,
            username: Annotated[str, Form()] = "", password: Annotated[str, Form()] = "",
            display_name: Annotated[str, Form()] = "") -> Response:
     try:
         body = SignupIn(username=username, password=password, display_name=display_name or None)
+        limit_signups(session, settings=settings, address=client_address(request), now=now)
         if page.user is not None and page.user.username is None:
             user = _claim(session, passwords, page.user, body)  # a guest keeps their games
         else:
@@ -257,6 +290,10 @@ def signup(request: Request, page: PageDep, _: Csrf, session: SessionDep,
     except Conflict as exc:
         return render(request, "signup.html", {"page": page, "error": str(exc),
                                                "username": username}, status=409)
+    except TooManyAttempts as exc:
+        return render(request, "signup.html", {"page": page, "error": exc.detail,
+                                               "username": username},
+                      status=429, headers={"Retry-After": str(exc.wait)})
     session.commit()
     log_in_browser(request, signer, user)
     return redirect("/")
@@ -295,7 +332,7 @@ def login(request: Request, page: PageDep, _: Csrf, session: SessionDep,
         return render(request, "login.html", {"page": page, "username": username,
                                               "error": "wrong user name or password"},
                       status=400)
-    except TooManyLogins as exc:
+    except TooManyAttempts as exc:
         return render(request, "login.html", {"page": page, "username": username,
                                               "error": exc.detail},
                       status=429, headers={"Retry-After": str(exc.wait)})

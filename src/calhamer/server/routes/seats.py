@@ -19,7 +19,7 @@ from calhamer.server.deps import (
     SignerDep,
 )
 from calhamer.server.pages import redirect, render
-from calhamer.server.routes.accounts import guest, log_in_browser
+from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.schemas import JoinIn, JoinOut, SeatGMOut
 from calhamer.server.services import seats
 
@@ -29,15 +29,16 @@ pages = APIRouter(include_in_schema=False)
 
 @api.post("/join", response_model=JoinOut, summary="Take a power with its invitation token",
           description="Without a bearer token a guest user is made for you; keep the token "
-          "this returns.")
-def api_join(body: JoinIn, session: SessionDep, user: OptionalApiUser, signer: SignerDep,
-             now: Now) -> JoinOut:
+          "this returns, and its `return_url`: opened in a browser, it logs the guest in.")
+def api_join(body: JoinIn, request: Request, session: SessionDep, user: OptionalApiUser,
+             signer: SignerDep, settings: SettingsDep, now: Now) -> JoinOut:
     seats.seat_for_invite(session, body.invite)  # an unknown invitation: 404, no guest made
     user = user or guest(session, name=body.name or "Player", now=now)
     seat = seats.join(session, token=body.invite, user=user, now=now)
     session.commit()
     return JoinOut(game_id=seat.game_id, power=seat.power,
-                   token=signer.token(user.id, user.session_epoch), user=present.user_out(user))
+                   token=signer.token(user.id, user.session_epoch), user=present.user_out(user),
+                   return_url=return_url(request, settings, signer, user))
 
 
 @api.post("/games/{game_id}/seats/{power}/replace", response_model=SeatGMOut,

@@ -38,6 +38,13 @@ def due_games(now: datetime) -> Select[GameRow]:
     )
 
 
+def unrequested_games() -> Select[str]:
+    """The ids of active games nobody has asked to adjudicate (the worker's start-up sweep
+    looks at each for powers that are all ready)."""
+    return select(GameRow.id).where(GameRow.status == "active",
+                                    GameRow.process_requested.is_(False)).order_by(GameRow.id)
+
+
 def adjudicate_phase(
     session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0
 ) -> PhaseRow:

@@ -427,3 +427,13 @@ def test_installed_console_script(tmp_path) -> None:
                             capture_output=True, text=True)
     assert failed.returncode == 2 and failed.stdout == ""
     assert failed.stderr == f"calhamer: {tmp_path / 'missing.json'}: no such file\n"
+
+
+def test_python_dash_m_calhamer_runs_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "calhamer", "variants"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "standard" in done.stdout and "kriegsplomacy" in done.stdout

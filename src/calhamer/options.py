@@ -105,8 +105,8 @@ def possible_orders(
     if handler is None:
         return {}
     edition = variant.phase_rules(find_rules(rules))
-    found = handler.possible_orders(position, variant.known_position(position, code), code,
-                                    edition)
+    known = variant.visibility.known_position(position, code)
+    found = handler.possible_orders(position, known, code, edition)
     names = m.loc_names
     return {loc: found[loc] for loc in sorted(found, key=names.__getitem__) if found[loc]}
 
@@ -119,7 +119,7 @@ def possible_order_texts(
     variant = position.variant
     m = position.map
     code = m.find_power(power) or power
-    base = variant.known_position(position, code) if not m.is_minor(code) else position
+    base = variant.visibility.known_position(position, code) if not m.is_minor(code) else position
     out = []
     for loc, orders in possible_orders(position, power, rules).items():
         province = m.province_of(loc)
@@ -129,10 +129,10 @@ def possible_order_texts(
         else:
             unit = base.units.get(province)
         if unit is not None and unit.power == code:
-            heading = variant.format_unit(m, unit)
+            heading = variant.notation.format_unit(m, unit)
         else:
             heading = f"Build in {m.describe(province)}"
-        out.append((heading, [variant.format_order(base, o) for o in orders]))
+        out.append((heading, [variant.notation.format_order(base, o) for o in orders]))
     return out
 
 

@@ -194,7 +194,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
 
 def _units_of(position: Position, power: str) -> list[str]:
     variant = find_variant(position.variant)
-    return [variant.format_unit(position.map, u) for u in position.units_of(power)]
+    return [variant.notation.format_unit(position.map, u) for u in position.units_of(power)]
 
 
 @pages.post("/games/{game_id}/control")

@@ -105,8 +105,8 @@ def possible_orders(
     if handler is None:
         return {}
     edition = variant.phase_rules(find_rules(rules))
-    known = variant.visibility.known_position(position, code)
-    found = handler.possible_orders(position, known, code, edition)
+    knows = variant.visibility.known_position(position, code)
+    found = handler.possible_orders(position, knows, code, edition)
     names = m.loc_names
     return {loc: found[loc] for loc in sorted(found, key=names.__getitem__) if found[loc]}
 

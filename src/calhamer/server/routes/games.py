@@ -75,7 +75,7 @@ def api_list(session: SessionDep, user: ApiUser) -> list[GameOut]:
 
 
 @api.get("/{game_id}", response_model=ViewOut, summary="Your view of the game now")
-def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
+def api_game_now(viewer: ApiViewer, session: SessionDep) -> ViewOut:
     phase = games.current_phase(session, viewer.game)
     readable = {
         power: present.orders_out(viewer.game, phase, o)

@@ -26,8 +26,9 @@ What is legal but not listed: supports and convoys naming a unit that is not the
 it could not make, and convoys for routes the fleets at sea cannot complete (adjudication
 accepts them; they are void or fail).
 
-Variants. The listing is made from what the power knows (the variant's ``known_position``),
-so nothing hidden shows in it. Only what the standard order types express is listed:
+Variants. The listing is made from what the power knows (``known_position`` of the variant's
+visibility policy), so nothing hidden shows in it. Only what the standard order types express
+is listed:
 
 - **Kriegsplomacy**: the power's own units only; espionage (``E``) and counter-espionage
   (``CE``) are not listed, and army moves by convoy only through the power's own fleets

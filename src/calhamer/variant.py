@@ -1,11 +1,18 @@
 """The standard game as a variant: the hooks every variant may override.
 
 A position carries its :class:`Variant` (``Position.variant``), and the core asks it wherever
-a variant may differ: how units and orders are written and read (Arpiesse's colours), what a
-build creates, who wins a clash of retreats, which phase follows and how a phase kind the core
-does not know is adjudicated; where the orders of units no player commands come from, whether
-a dislodged unit may retreat, which variant fields outlive a phase, and how results are laid
-out in a report (the DP variants). Every hook below defaults to the standard game.
+a variant may differ. Most hooks are methods of the variant (what a build creates, who wins a
+clash of retreats, which phase follows, where the orders of units no player commands come
+from, whether a dislodged unit may retreat, which variant fields outlive a phase); four
+concerns are collaborators the variant carries, each a small class with the standard game as
+its default:
+
+- ``notation`` (:class:`calhamer.notation.Notation`): how units and orders are read and
+  written;
+- ``visibility`` (:class:`calhamer.views.Visibility`): what each power may know, before and
+  after adjudication, and what the next phase must remember to tell;
+- ``reporter`` (:class:`calhamer.reporter.Reporter`): what the text reports add;
+- ``bids`` (:class:`calhamer.bids.BidRule`, or None): secret bids for orders.
 
 This module imports no variant: the variants subclass :class:`Variant` in
 :mod:`calhamer.variants`, and the registry there turns names into variants at the edges

@@ -104,6 +104,9 @@ class KriegsplomacyVisibility(Visibility):
         return known_position(position, power)
 
     def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """A power's view of a movement phase (its results and its spies' reports), of a
+        retreat phase (its retreats, its spies' news, its centres after a Fall) or of a winter
+        (the centre chart), in the source's notation."""
         kind = outcome.before.phase.kind
         if kind == "M":
             return movement_view(self, outcome, power)

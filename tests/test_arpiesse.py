@@ -67,11 +67,11 @@ def reason(outcome: PhaseOutcome, text: str) -> str:
 
 
 def dislodged(outcome: PhaseOutcome) -> set[str]:
-    return {ARP.format_unit(M, d.unit) for d in outcome.dislodged}
+    return {ARP.notation.format_unit(M, d.unit) for d in outcome.dislodged}
 
 
 def units_after(outcome: PhaseOutcome) -> set[str]:
-    return {ARP.format_unit(M, u) for u in outcome.after.units.values()}
+    return {ARP.notation.format_unit(M, u) for u in outcome.after.units.values()}
 
 
 def expect(outcome: PhaseOutcome, **wanted: str) -> None:
@@ -210,7 +210,7 @@ def test_example_7_a_superiority_loop_fails_every_attack() -> None:
 def test_example_8_support_from_a_superior_unit_adds_its_colour() -> None:
     orders = {"RUSSIA": ["Red A Sil HOLDS", "Purple A War S A Sil", "Silver A Pru S A Sil"]}
     outcome = judge(orders)
-    resolver: ArpiesseResolver = outcome.detail["resolver"]  # type: ignore[assignment]
+    resolver: ArpiesseResolver = outcome.resolution.resolver  # type: ignore[union-attr,assignment]
     assert resolver.hold_strength(p("SIL")).describe() == "3 Red+Purple"
     # Purple defends: a Purple attack of 3 only ties it (a Red unit alone would lose to it)...
     attack = ["Purple A Boh -> Sil", "Purple A Mun S A Boh -> Sil", "Purple A Ber S A Boh -> Sil"]
@@ -224,7 +224,7 @@ def test_example_8_support_from_a_superior_unit_adds_its_colour() -> None:
 def test_example_9_no_inferior_colour_through_support() -> None:
     orders = {"ENGLAND": ["Purple F Lon S F Nth", "Red F Nth S F Eng", "Silver F Eng HOLDS"]}
     outcome = judge(orders)
-    resolver: ArpiesseResolver = outcome.detail["resolver"]  # type: ignore[assignment]
+    resolver: ArpiesseResolver = outcome.resolution.resolver  # type: ignore[union-attr,assignment]
     assert resolver.hold_strength(p("NTH")).describe() == "2 Red+Purple"
     assert resolver.hold_strength(p("ENG")).describe() == "2 Red+Silver"
     # Eng is Silver and Red, not Purple: a Red attack of 3 dislodges it.
@@ -824,7 +824,7 @@ def test_resolver_terminates_and_never_stacks_two_units(battle) -> None:
     after = outcome.after
     # Every unit is somewhere: standing (each province once: a dict) or dislodged.
     assert len(after.units) + len(after.dislodged) == len(position.units)
-    resolver = outcome.detail["resolver"]
+    resolver = outcome.resolution.resolver
     t = resolver.table
     winners: dict[int, int] = {}
     for q in t.movers:

@@ -207,7 +207,8 @@ def _random_orders(position: Position, rng: random.Random) -> dict[str, list[str
         if not near:
             continue
         target = m.provinces[rng.choice(near)].code
-        orders.setdefault(unit.power, []).append(f"{variant.format_unit(m, unit)} - {target}")
+        unit_text = variant.notation.format_unit(m, unit)
+        orders.setdefault(unit.power, []).append(f"{unit_text} - {target}")
     return orders
 
 

@@ -476,11 +476,13 @@ def test_rule_5_notation() -> None:
     for text, cls in (("F Nwy CE", CounterEspionage), ("Russia: F Nor counter-espionage",
                       CounterEspionage), ("A Mos E", Espionage), ("Mos espionage", Espionage),
                       ("f nwy ce", CounterEspionage), ("A Mos spy", Espionage)):
-        parsed = variant.parse_order(m, text, phase_kind="M", position=position, power="RUSSIA")
+        parsed = variant.notation.parse_order(m, text, phase_kind="M", position=position,
+                                              power="RUSSIA")
         assert type(parsed.order) is cls, text
-        assert variant.format_order(position, parsed.order) in ("F NWY CE", "A MOS E")
+        assert variant.notation.format_order(position, parsed.order) in ("F NWY CE", "A MOS E")
     with pytest.raises(CalhamerError, match="by itself"):
-        variant.parse_order(m, "A Mos - Ukr E", phase_kind="M", position=position, power="RUSSIA")
+        variant.notation.parse_order(m, "A Mos - Ukr E", phase_kind="M", position=position,
+                                     power="RUSSIA")
     out = run({"RUSSIA": ["F NWY"]}, {"RUSSIA": ["F Nwy - Edi E"]})
     assert out.results["RUSSIA"][0].result == INVALID
     assert '"E" is out of place' in out.results["RUSSIA"][0].reason

@@ -41,7 +41,7 @@ def board(phase: str, units: dict[str, list[str]], centers: dict[str, str] | Non
           variant: str = "standard") -> Position:
     m = load_map(find_variant(variant).map_name)
     owned = {m.province_of(m.loc(c)): p for c, p in (centers or {}).items()}
-    table = units_from_specs(m, units, find_variant(variant).parse_unit)
+    table = units_from_specs(m, units, find_variant(variant).notation.parse_unit)
     return Position(m, Phase.parse(phase), table, owned, variant=find_variant(variant))
 
 
@@ -340,7 +340,7 @@ def _played(variant: str, phases: int) -> list[Game]:
         out.append(Game.from_json(game.to_json()))
         for power in position.map.power_codes:
             listing = possible_orders(position, power, game.rules)
-            game.set_orders(power, [v.format_order(position, rng.choice(orders))
+            game.set_orders(power, [v.notation.format_order(position, rng.choice(orders))
                                     for orders in listing.values()])
         game.process()
     return out
@@ -360,9 +360,10 @@ def test_variants_list_only_what_adjudication_accepts(variant):
                     assert entry.result != INVALID, (position.phase, entry.canonical,
                                                      entry.reason)
                     # What the page shows reads back as the same order.
-                    text = v.format_order(position, order)
-                    parsed = v.parse_order(position.map, text, phase_kind=position.phase.kind,
-                                           position=position, power=power)
+                    text = v.notation.format_order(position, order)
+                    parsed = v.notation.parse_order(position.map, text,
+                                                    phase_kind=position.phase.kind,
+                                                    position=position, power=power)
                     assert format_order(position.map, parsed.order) == \
                         format_order(position.map, order)
 

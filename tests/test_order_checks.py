@@ -155,7 +155,7 @@ def unit_text(draw, variant: Variant, m: Map, unit: Unit) -> str:
         count = draw(st.integers(1, max(1, have) + 1))
         loc = unit.loc if letter == "F" else m.province_of(unit.loc)
         return f"{count}{letter} {m.loc_name(loc)}"
-    return variant.format_unit(m, unit)
+    return variant.notation.format_unit(m, unit)
 
 
 JUNK = ["", "#", "Waive", "H", "A Xyz H", "Build A", "England: A Lon H", "A Par - ", "B A Par",

@@ -36,7 +36,7 @@ def test_a_purple_fleet_holds_against_red_in_the_alexander_world_too() -> None:
     assert results["Purple F ENG C Purple A BRE - LON"] == "succeeds"
     assert results["Purple A BRE - LON"] == "succeeds"
     assert results["Red F LON S Red F WAL - ENG"] == "fails"  # dislodged by the army
-    worlds = outcome.detail["resolver"].worlds  # type: ignore[attr-defined]
+    worlds = outcome.resolution.resolver.worlds  # type: ignore[union-attr]
     assert worlds and all(type(w) is position.variant.resolver_class for w in worlds.values())
 
 

@@ -216,7 +216,8 @@ def _variant_read(name: str, kind: str, text: str) -> str:
     m = load_map(variant.map_name)
     position = Position.initial(m, variant=variant)
     try:
-        order = variant.parse_order(m, text, phase_kind=kind, position=position, power=None).order
+        order = variant.notation.parse_order(m, text, phase_kind=kind, position=position,
+                                             power=None).order
     except OrderError as exc:
         return exc.message
     return repr(order)
@@ -246,8 +247,10 @@ def test_dp_bids_with_over_long_orders_are_void() -> None:
     m = load_map(variant.map_name)
     position = Position.initial(m, variant=variant)
     power = m.power_codes[0]
+    rule = variant.bids
+    assert rule is not None
     long_order = "A " + "Par " * 8192
     for bid in (f"1 DP: {long_order}", {"order": long_order, "dp": 1},
                 "1 DP: A" + " " * 32 * 1024 + "H"):
-        problems = variant.check_bids(position, power, [bid])
+        problems = rule.check(position, power, [bid])
         assert len(problems) == 1 and re.search(r"the order is \d+ characters long", problems[0])

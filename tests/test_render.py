@@ -14,7 +14,7 @@ from calhamer.cli import main
 from calhamer.formats import position_from_json
 from calhamer.map import load_map
 from calhamer.position import Unit
-from calhamer.render import View, geometry_for, render_svg
+from calhamer.render import Mask, geometry_for, render_svg
 from calhamer.render.geometry import Geometry
 from calhamer.render.svg import DEFAULT_COLORS
 from calhamer.render.svg.palette import mix as _mix
@@ -274,7 +274,7 @@ class TestViews:
         m = START.map
         french = {m.loc(c) for c in ("PAR", "BRE", "MAR", "BUR", "PIC", "GAS")}
         outcome = adjudicate(START, SPRING)
-        svg = render_svg(outcome=outcome, view=lambda p: p in french)
+        svg = render_svg(outcome=outcome, mask=lambda p: p in french)
         ids = by_id(parse(svg))
         assert {i for i in ids if i.startswith("unit-")} == {"unit-PAR", "unit-BRE", "unit-MAR"}
         assert {g.get("data-unit") for g in groups(parse(svg), "o")} == {"PAR", "MAR", "BRE"}
@@ -288,14 +288,14 @@ class TestViews:
         assert "Germany 3" not in svg  # no centre counts under a view
 
     def test_a_view_object_may_hide_units_and_orders_too(self):
-        class NoItalians(View):
+        class NoItalians(Mask):
             def sees_unit(self, unit):
                 return unit.power != "ITALY"
 
             def sees_order(self, power, order):
                 return power != "ENGLAND"
 
-        svg = render_svg(outcome=adjudicate(START, SPRING), view=NoItalians())
+        svg = render_svg(outcome=adjudicate(START, SPRING), mask=NoItalians())
         assert "unit-VEN" not in svg and "Italian" not in svg
         assert "unit-LON" in svg and 'data-unit="LON"' not in svg
         assert 'data-unit="PAR"' in svg
@@ -329,7 +329,7 @@ class TestViews:
                                                  "units": {"FRANCE": ["A PAR"]},
                                                  "centers": centers})
             france = known_position(position, "FRANCE")
-            for svg in (render_svg(france), render_svg(france, view=View())):
+            for svg in (render_svg(france), render_svg(france, mask=Mask())):
                 shown = legend(svg)
                 assert "France 4" in shown
                 if others:

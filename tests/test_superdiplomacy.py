@@ -79,7 +79,8 @@ def with_seed(position: Position, seed: str) -> Position:
 
 
 def battles(outcome: PhaseOutcome) -> list[dict[str, Any]]:
-    return outcome.detail["dice"]["battles"]
+    assert outcome.resolution is not None and outcome.resolution.dice is not None
+    return outcome.resolution.dice.battles
 
 
 def kills(outcome: PhaseOutcome) -> list[dict[str, str]]:
@@ -111,7 +112,7 @@ def result(outcome: PhaseOutcome, power: str, canonical: str):
 def units_text(position: Position) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for unit in position.units.values():
-        out.setdefault(unit.power, set()).add(VARIANT.format_unit(M, unit))
+        out.setdefault(unit.power, set()).add(VARIANT.notation.format_unit(M, unit))
     return out
 
 
@@ -178,7 +179,7 @@ def parse(text: str, phase_kind: str = "M", position: Position | None = START):
 
 
 def canonical(text: str, phase_kind: str = "M") -> str:
-    return VARIANT.format_order(START, parse(text, phase_kind))
+    return VARIANT.notation.format_order(START, parse(text, phase_kind))
 
 
 def test_orders_carry_a_number() -> None:
@@ -202,8 +203,8 @@ def test_orders_carry_a_number() -> None:
 
 def test_stacks_are_written_with_their_numbers() -> None:
     for spec in ("2A BER", "3F STP/SC", "2A+1F KIE", "1A+4F STP/NC"):
-        assert VARIANT.format_unit(M, parse_stack(M, spec, "GERMANY")) == spec
-    assert VARIANT.format_unit(M, parse_stack(M, "A Ber", "GERMANY")) == "1A BER"
+        assert VARIANT.notation.format_unit(M, parse_stack(M, spec, "GERMANY")) == spec
+    assert VARIANT.notation.format_unit(M, parse_stack(M, "A Ber", "GERMANY")) == "1A BER"
     with pytest.raises(PhaseError, match="one to 6"):
         parse_stack(M, "4A+3F KIE", "GERMANY")
     doc = position_to_json(START)
@@ -438,7 +439,7 @@ def test_a_force_that_cannot_retreat_fights_to_the_death() -> None:
     # With somewhere to go it retreats instead.
     p = board({"ITALY": ["2A APU"], "AUSTRIA": ["4A NAP"]})
     outcome = calm(p, {"AUSTRIA": ["4A Nap-Apu"]})
-    assert [VARIANT.format_unit(M, d.unit) for d in outcome.dislodged] == ["2A APU"]
+    assert [VARIANT.notation.format_unit(M, d.unit) for d in outcome.dislodged] == ["2A APU"]
     assert outcome.next.phase.code == "S1901R"
     assert {code(q) for q in retreat_choices(outcome.next, outcome.next.dislodged[0])} == {
         "ROM", "VEN"}
@@ -462,13 +463,13 @@ def test_same_seed_and_orders_same_throws_and_a_changed_order_changes_them() -> 
     first = adjudicate(p, orders)
     again = adjudicate(p, {k: list(reversed(v)) for k, v in orders.items()})
     assert battles(first) == battles(again)
-    assert first.detail["dice"]["orders_digest"] == again.detail["dice"]["orders_digest"]
+    assert first.resolution.dice.orders_digest == again.resolution.dice.orders_digest
     changed = adjudicate(p, {**orders, "FRANCE": ["2A Par-Pic"]})  # far from the battle
     assert battles(changed)[0]["throws"] != battles(first)[0]["throws"]
     reseeded = adjudicate(with_seed(p, "another"), orders)
     assert battles(reseeded)[0]["throws"] != battles(first)[0]["throws"]
     # The throws are HMAC-SHA256 of the seed and a label naming the phase, orders and battle.
-    label = f"calhamer-superdiplomacy/1|S1901M|{first.detail['dice']['orders_digest']}|VIE|0"
+    label = f"calhamer-superdiplomacy/1|S1901M|{first.resolution.dice.orders_digest}|VIE|0"
     stream = dice.DiceStream("seed", label)
     assert battles(first)[0]["throws"][0]["dice"] == stream.throw(4)
 
@@ -720,7 +721,8 @@ def test_a_whole_game_through_the_library() -> None:
         for power, lines in whole_game_orders(game.current, rng).items():
             game.set_orders(power, lines)
         outcome = game.process()
-        kinds.update(b["kind"] for b in outcome.detail.get("dice", {}).get("battles", []))
+        record = outcome.resolution.dice if outcome.resolution else None
+        kinds.update(b["kind"] for b in (record.battles if record else []))
         check_board(game.current)
     assert game.current.phase.code == "S1906M"
     assert kinds["battle"] > 20 and kinds["to the death"] > 0

@@ -22,6 +22,8 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 SCHEME = "hmac-sha256/1"
 
@@ -45,6 +47,32 @@ def orders_digest(lines: Iterable[str]) -> str:
     """SHA-256 of the orders (canonical lines; sorted here, so their order does not matter)."""
     text = "\n".join(sorted(lines))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class DiceRecord:
+    """Every throw of one adjudicated phase, with what anyone needs to check them afterwards:
+    the phase, the scheme, the seed (once revealed) and its commitment, the digest of the
+    orders, and the battles in the order they were fought (each a document-shaped object, as
+    phase documents carry it)."""
+
+    phase: str
+    scheme: str
+    seed: str | None
+    seed_hash: str | None
+    orders_digest: str
+    battles: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as phase documents write it (``extra.dice``)."""
+        return {
+            "phase": self.phase,
+            "scheme": self.scheme,
+            "seed": self.seed,
+            "seed_hash": self.seed_hash,
+            "orders_digest": self.orders_digest,
+            "battles": self.battles,
+        }
 
 
 class DiceStream:

@@ -130,7 +130,7 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     if not isinstance(units_doc, Mapping):
         raise PhaseError('"units" must map each power to a list of units, like "F LON"')
     specs = {_power(m, p, "units"): _str_list(v, f"units of {p}") for p, v in units_doc.items()}
-    units = units_from_specs(m, specs, variant.parse_unit)
+    units = units_from_specs(m, specs, variant.notation.parse_unit)
     centers: dict[int, str] = {}
     for raw_power, codes in _mapping(doc, "centers").items():
         power = _power(m, raw_power, "centers")
@@ -157,7 +157,7 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                     f'dislodged units of {power} are written {{"unit": "F ANK", '
                     '"attacker_from": "SEV"}'
                 )
-            unit = variant.parse_unit(m, str(entry["unit"]), power)
+            unit = variant.notation.parse_unit(m, str(entry["unit"]), power)
             origin = entry.get("attacker_from")
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
             dislodged.append(Dislodged(unit, blocked))
@@ -197,7 +197,7 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     """A phase document for ``position`` (no orders)."""
     m = position.map
     variant = position.variant
-    format_unit = variant.format_unit
+    format_unit = variant.notation.format_unit
     units: dict[str, list[str]] = {}
     for province in sorted(position.units, key=lambda p: m.provinces[p].code):
         unit = position.units[province]
@@ -247,7 +247,7 @@ def outcome_to_json(
         "phase": outcome.before.phase.code,
         "results": results,
         "dislodged": [
-            outcome.before.variant.format_unit(m, d.unit) for d in outcome.dislodged
+            outcome.before.variant.notation.format_unit(m, d.unit) for d in outcome.dislodged
         ],
         "next": position_to_json(outcome.next, rules),
     }
@@ -255,7 +255,7 @@ def outcome_to_json(
     if winner:
         doc["winner"] = winner
     if views is None:
-        views = bool(outcome.before.variant.hidden_information)
+        views = bool(outcome.before.variant.visibility.hidden_information)
     if views:
         doc["views"] = {p: view_to_json(v, rules) for p, v in power_views(outcome).items()}
     return doc
@@ -304,7 +304,7 @@ def view_to_json(view: PowerView, rules: str | None = None) -> dict[str, Any]:
         "phase": view.before.phase.code,
         "complete": view.complete,
         "results": {p: [r.to_json() for r in view.results[p]] for p in order},
-        "dislodged": [variant.format_unit(m, d.unit) for d in view.dislodged],
+        "dislodged": [variant.notation.format_unit(m, d.unit) for d in view.dislodged],
     }
     if view.notes:
         doc["notes"] = [n.to_json() for n in view.notes]

@@ -396,7 +396,7 @@ class Game:
             if isinstance(item, str):
                 texts += item.splitlines() or [""]
             elif isinstance(item, AnyOrder):
-                texts.append(position.variant.format_order(position, item))
+                texts.append(position.variant.notation.format_order(position, item))
             else:
                 raise GameError(f"{item!r} is neither an order's text nor an Order value")
         return texts
@@ -413,13 +413,14 @@ class Game:
         ``{"order": ..., "dp": ...}``. Like orders, they are stored as given, problems and
         all: a bad bid is void at adjudication, and a power that allocates more than its
         allotment loses all its bids. The problems returned say so now
-        (:meth:`calhamer.variants.Variant.check_bids`).
+        (the variant's bid rule, :class:`calhamer.bids.BidRule`).
         """
         self._check_not_over()
         code = self._power(power)
         position = self.current
         variant = find_variant(self.variant)
-        if not variant.takes_bids:
+        rule = variant.bids
+        if rule is None:
             raise GameError(f"{variant.title} has no bids")
         if not position.phase.is_movement:
             raise GameError(f"bids are given in movement phases, and {position.phase.code} is not")
@@ -428,7 +429,7 @@ class Game:
             for b in bids
             if not isinstance(b, str) or is_order_line(b)
         ]
-        problems = variant.check_bids(position, code, stored)
+        problems = rule.check(position, code, stored)
         if stored:
             self._records[-1].bids[code] = stored
         else:
@@ -463,7 +464,7 @@ class Game:
             problems: list[str] = []
             try:
                 position, orders = self.phase_input(r.phase)
-                notes = variant.position_notes(position)
+                notes = variant.reporter.position_notes(position)
                 outcome = adjudicate(position, orders, self.rules)
                 results = outcome_to_json(outcome, self.rules, views=False)["results"]
                 recorded_seed = following.get("seed")

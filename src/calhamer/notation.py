@@ -552,3 +552,39 @@ def format_order(m: Map, order: Order | Waive) -> str:
         case Build():
             return f"BUILD {unit}"
     raise TypeError(f"no notation for {type(order).__name__}")
+
+
+class Notation:
+    """How a variant writes and reads units and orders: ``Variant.notation``.
+
+    The standard notation by default (the functions of this module). A variant whose units or
+    orders carry more (Arpiesse's colours, Superdiplomacy's counted stacks, Kriegsplomacy's
+    espionage) subclasses it and overrides what differs; everything that reads or writes an
+    order for a position (the intake, reports, documents, pictures, possible orders) asks the
+    position's variant's notation, never these functions directly.
+    """
+
+    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
+        """A unit as written in a phase document or a map's start (``A PAR``) for ``power``;
+        raises :class:`~calhamer.errors.PhaseError` if it is not one."""
+        return parse_unit(m, spec, power)
+
+    def format_unit(self, m: Map, unit: Unit) -> str:
+        """A unit as shown in documents and reports (``F STP/SC``)."""
+        return format_unit(m, unit)
+
+    def parse_order(
+        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    ) -> ParsedOrder:
+        """Read one order of a phase of kind ``phase_kind`` for ``power`` (None: the text's
+        own ``Power:`` prefix, if any), omitted unit types taken from ``position``; raises
+        :class:`~calhamer.errors.OrderError` with the place of the mistake."""
+        return parse_order(m, text, phase_kind=phase_kind, position=position, power=power)
+
+    def format_order(self, position: Position, order: Order | Waive) -> str:
+        """The canonical text of ``order`` given in ``position`` (``F ADR S A VEN - TRI``)."""
+        return format_order(position.map, order)
+
+
+STANDARD_NOTATION = Notation()
+"""The standard game's notation."""

@@ -26,8 +26,9 @@ What is legal but not listed: supports and convoys naming a unit that is not the
 it could not make, and convoys for routes the fleets at sea cannot complete (adjudication
 accepts them; they are void or fail).
 
-Variants. The listing is made from what the power knows (the variant's ``known_position``),
-so nothing hidden shows in it. Only what the standard order types express is listed:
+Variants. The listing is made from what the power knows (``known_position`` of the variant's
+visibility policy), so nothing hidden shows in it. Only what the standard order types express
+is listed:
 
 - **Kriegsplomacy**: the power's own units only; espionage (``E``) and counter-espionage
   (``CE``) are not listed, and army moves by convoy only through the power's own fleets
@@ -105,8 +106,8 @@ def possible_orders(
     if handler is None:
         return {}
     edition = variant.phase_rules(find_rules(rules))
-    found = handler.possible_orders(position, variant.known_position(position, code), code,
-                                    edition)
+    knows = variant.visibility.known_position(position, code)
+    found = handler.possible_orders(position, knows, code, edition)
     names = m.loc_names
     return {loc: found[loc] for loc in sorted(found, key=names.__getitem__) if found[loc]}
 
@@ -119,7 +120,7 @@ def possible_order_texts(
     variant = position.variant
     m = position.map
     code = m.find_power(power) or power
-    base = variant.known_position(position, code) if not m.is_minor(code) else position
+    base = variant.visibility.known_position(position, code) if not m.is_minor(code) else position
     out = []
     for loc, orders in possible_orders(position, power, rules).items():
         province = m.province_of(loc)
@@ -129,10 +130,10 @@ def possible_order_texts(
         else:
             unit = base.units.get(province)
         if unit is not None and unit.power == code:
-            heading = variant.format_unit(m, unit)
+            heading = variant.notation.format_unit(m, unit)
         else:
             heading = f"Build in {m.describe(province)}"
-        out.append((heading, [variant.format_order(base, o) for o in orders]))
+        out.append((heading, [variant.notation.format_order(base, o) for o in orders]))
     return out
 
 

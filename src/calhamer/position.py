@@ -51,7 +51,7 @@ class Position:
     def initial(cls, m: Map | str | None = None, variant: Variant = STANDARD) -> Position:
         """The starting position of a variant (by default the standard game) on its map, or
         on the map ``m``; units are read as the variant reads them (Arpiesse's are red)."""
-        parse_unit = variant.parse_unit
+        parse_unit = variant.notation.parse_unit
         board = load_map(m if m is not None else variant.map_name) if not isinstance(m, Map) else m
         units: dict[ProvinceId, Unit] = {}
         for power, specs in board.start_units.items():

@@ -46,15 +46,15 @@ def phase_report(outcome: PhaseOutcome | PowerView, *, powers: list[str] | None 
     before = outcome.before
     m = before.map
     lines = [f"{before.phase.name} ({before.phase.code})", ""]
-    blocks = before.variant.report_blocks(outcome, powers)
+    blocks = before.variant.reporter.results(outcome, powers)
     lines += result_blocks(outcome, powers) if blocks is None else blocks
     if outcome.dislodged and powers is None:
         lines += ["------", "Dislodged units", ""]
-        format_unit = before.variant.format_unit
+        format_unit = before.variant.notation.format_unit
         for d in outcome.dislodged:
             lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
         lines.append("")
-    lines += before.variant.report_notes(outcome)  # Superdiplomacy's dice
+    lines += before.variant.reporter.phase_notes(outcome)  # Superdiplomacy's dice
     lines += position_summary(outcome.next)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -97,14 +97,14 @@ def position_summary(position: Position) -> list[str]:
         minor_units = sum(units.get(p, 0) for p in minors)
         lines.append(f"    {'Minor powers':<12}{minor_centres:>3} centres{minor_units:>4} units")
     variant = position.variant
-    notes = variant.position_notes(position)
+    notes = variant.reporter.position_notes(position)
     if notes:
         lines += ["", *notes]
     if position.phase.is_retreat and position.dislodged:
         # Kriegsplomacy has a retreat phase after every movement phase: a heading over nothing
         # would read as if something had been left out.
         lines += ["", "Retreats due:"]
-        format_unit = variant.format_unit
+        format_unit = variant.notation.format_unit
         for d in position.dislodged:
             choices = variant.retreat_choices(position, d)
             options = ", ".join(m.loc_name(o) for o in choices) or "none"
@@ -119,7 +119,7 @@ def position_report(position: Position) -> str:
     """The units of every power, for ``calhamer game show``."""
     m = position.map
     lines = [f"{position.phase.name} ({position.phase.code})", ""]
-    format_unit = position.variant.format_unit
+    format_unit = position.variant.notation.format_unit
     for power in m.power_codes:
         units = [format_unit(m, u) for u in position.units_of(power)]
         if units:
@@ -156,7 +156,7 @@ def view_report(view: PowerView) -> str:
         lines += ["------", note.title, ""]
         lines += [f"    {line}" for line in note.lines] or ["    (nothing)"]
         lines.append("")
-    format_unit = before.variant.format_unit
+    format_unit = before.variant.notation.format_unit
     if view.complete:
         if view.dislodged:
             lines += ["------", "Dislodged units", ""]
@@ -175,7 +175,7 @@ def view_report(view: PowerView) -> str:
 def _own_summary(position: Position, power: str) -> list[str]:
     """A power's units, centres and retreats due, and nothing about anyone else."""
     m = position.map
-    format_unit = position.variant.format_unit
+    format_unit = position.variant.notation.format_unit
     units = sorted(format_unit(m, u) for u in position.units_of(power))
     centres = sorted(m.provinces[p].code for p in position.centers_of(power))
     lines = [
@@ -191,7 +191,7 @@ def _own_summary(position: Position, power: str) -> list[str]:
 def power_position_report(position: Position, power: str) -> str:
     """The position as ``power`` may know it, for ``calhamer game show --as``: the whole
     board in a variant that hides nothing, else only the power's own units and centres."""
-    if not position.variant.hidden_information:
+    if not position.variant.visibility.hidden_information:
         return position_report(position)
 
     known = known_position(position, power)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from calhamer.orders import AnyOrder
+from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
 if TYPE_CHECKING:
+    from calhamer.dice import DiceRecord
+    from calhamer.map import ProvinceId
     from calhamer.position import Position
-
+    from calhamer.resolver import GuessResolver
 
 
 class Result(StrEnum):
@@ -51,11 +53,31 @@ class OrderResult:
         }
 
 
+@dataclass(frozen=True, eq=False)
+class Resolution:
+    """How a movement phase was resolved, for whoever needs more than each order's result
+    (Kriegsplomacy's reports of attacks and spies, tests, bots): ``PhaseOutcome.resolution``.
+
+    ``resolver`` holds every decision taken: the variant's
+    :class:`~calhamer.adjudicator.MovementResolver` (its ``table`` the orders as integers), or
+    a variant's own :class:`~calhamer.resolver.GuessResolver` (Superdiplomacy's stacks).
+    ``orders`` are the legal orders it resolved, by the province of their unit (empty when the
+    resolver works on other pieces than units: stacks). ``dice`` records every throw of a
+    phase decided with dice (Superdiplomacy).
+    """
+
+    resolver: GuessResolver
+    orders: Mapping[ProvinceId, Order] = field(default_factory=dict)
+    dice: DiceRecord | None = None
+
+
 class PhaseOutcome:
     """The adjudication of one phase: every order's result and the position that follows.
 
     ``after`` is the board as this phase leaves it (for a movement phase: dislodged units
     waiting to retreat); ``next`` is the next phase to be played, with empty phases skipped.
+    ``resolution`` is how a movement phase was resolved (None for other phases, and for an
+    outcome rebuilt from stored results).
     ``results`` (each order's result and reason, by power) is worded on first use, so a bot
     that only wants the next position never pays for the sentences.
     """
@@ -69,7 +91,7 @@ class PhaseOutcome:
         dislodged: tuple[Dislodged, ...] = (),
         moved: dict[int, int] | None = None,
         removed: list[int] | None = None,
-        detail: dict[str, object] | None = None,
+        resolution: Resolution | None = None,
     ) -> None:
         self.before = before
         self._results = results
@@ -78,7 +100,7 @@ class PhaseOutcome:
         self.dislodged = dislodged
         self.moved = moved or {}  # province -> destination location
         self.removed = removed or []  # provinces whose units were destroyed
-        self.detail = detail or {}
+        self.resolution = resolution
 
     @property
     def results(self) -> dict[str, list[OrderResult]]:

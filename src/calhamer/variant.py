@@ -1,11 +1,18 @@
 """The standard game as a variant: the hooks every variant may override.
 
 A position carries its :class:`Variant` (``Position.variant``), and the core asks it wherever
-a variant may differ: how units and orders are written and read (Arpiesse's colours), what a
-build creates, who wins a clash of retreats, which phase follows and how a phase kind the core
-does not know is adjudicated; where the orders of units no player commands come from, whether
-a dislodged unit may retreat, which variant fields outlive a phase, and how results are laid
-out in a report (the DP variants). Every hook below defaults to the standard game.
+a variant may differ. Most hooks are methods of the variant (what a build creates, who wins a
+clash of retreats, which phase follows, where the orders of units no player commands come
+from, whether a dislodged unit may retreat, which variant fields outlive a phase); four
+concerns are collaborators the variant carries, each a small class with the standard game as
+its default:
+
+- ``notation`` (:class:`calhamer.notation.Notation`): how units and orders are read and
+  written;
+- ``visibility`` (:class:`calhamer.views.Visibility`): what each power may know, before and
+  after adjudication, and what the next phase must remember to tell;
+- ``reporter`` (:class:`calhamer.reporter.Reporter`): what the text reports add;
+- ``bids`` (:class:`calhamer.bids.BidRule`, or None): secret bids for orders.
 
 This module imports no variant: the variants subclass :class:`Variant` in
 :mod:`calhamer.variants`, and the registry there turns names into variants at the edges
@@ -17,22 +24,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from calhamer import notation, validation
+from calhamer import validation
 from calhamer.adjudicator import MovementResolver
+from calhamer.bids import BidRule
+from calhamer.notation import STANDARD_NOTATION, Notation
 from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
-from calhamer.views import full_view
+from calhamer.reporter import STANDARD_REPORTER, Reporter
+from calhamer.views import STANDARD_VISIBILITY, Visibility
 
 if TYPE_CHECKING:
-    from calhamer.map import Location, Map, UnitType
-    from calhamer.notation import ParsedOrder
+    from calhamer.map import Location, UnitType
     from calhamer.orders import AnyOrder, Build, Order
     from calhamer.pieces import Dislodged
     from calhamer.position import Position
-    from calhamer.results import PhaseOutcome
     from calhamer.rules import Rules
-    from calhamer.views import PowerView
 
 
 class Variant:
@@ -51,7 +58,15 @@ class Variant:
     # orders): the standard movement, retreats and adjustments here. A variant reuses, wraps
     # or replaces them, or adds a kind (Arpiesse's summer exchange, "X").
     phases: ClassVar[Mapping[str, PhaseHandler]] = STANDARD_PHASES
-    takes_bids: ClassVar[bool] = False  # DP variants: players bid for neutral units' orders
+    # How units and orders are written and read (Arpiesse's colours, Superdiplomacy's stacks,
+    # Kriegsplomacy's espionage): every reader and writer of orders asks it.
+    notation: ClassVar[Notation] = STANDARD_NOTATION
+    # What each power may know, before and after adjudication (Kriegsplomacy's fog of war).
+    visibility: ClassVar[Visibility] = STANDARD_VISIBILITY
+    # What the text reports add or lay out otherwise (the DP variants, Superdiplomacy).
+    reporter: ClassVar[Reporter] = STANDARD_REPORTER
+    # Secret bids for orders, or None for a variant that takes none (all but the DP variants).
+    bids: ClassVar[BidRule | None] = None
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.
@@ -71,30 +86,6 @@ class Variant:
     def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
         """Add the variant's fields of ``position`` to a phase document."""
 
-    # -- notation: units and orders as text ----------------------------------------------------
-
-    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
-        """A unit as written in a phase document or a map's start (``A PAR``)."""
-        return notation.parse_unit(m, spec, power)
-
-    def format_unit(self, m: Map, unit: Unit) -> str:
-        """A unit as shown in documents and reports (``F STP/SC``)."""
-        return notation.format_unit(m, unit)
-
-    def parse_order(
-        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
-    ) -> ParsedOrder:
-        """Read one order of a phase of kind ``phase_kind`` (raises ``OrderError``)."""
-        return notation.parse_order(m, text, phase_kind=phase_kind, position=position, power=power)
-
-    def format_order(self, position: Position, order: AnyOrder) -> str:
-        """The canonical text of an order given in ``position`` (``F ADR S A VEN - TRI``)."""
-        return notation.format_order(position.map, order)
-
-    # -- hidden information (Kriegsplomacy); the defaults show everyone everything ----------
-
-    # Whether powers see less than the whole truth (phase JSON then carries each power's view).
-    hidden_information: ClassVar[bool] = False
     # Whether a retreat to an adjacent place the unit may not enter (occupied, the attacker's
     # origin, a standoff) is a legal order that fails and disbands the unit, rather than an
     # illegal one (which disbands it too, but says why).
@@ -104,36 +95,10 @@ class Variant:
         """The edition as this variant plays it (a variant may fix some of its options)."""
         return rules
 
-    def known_position(self, position: Position, power: str) -> Position:
-        """What ``power`` knows of ``position`` before adjudication: all of it by default."""
-        return position
-
     # The order as the resolver should see it; raises ``validation.Illegal``. A subclass
     # overrides it with a method ``(self, position, power, order)``; the standard game binds
     # the checker itself, because this runs once for every order of every phase.
     check_movement_order = staticmethod(validation.check_movement_order)
-
-    def no_unit_message(
-        self, position: Position, power: str | None, province: int, *, dislodged: bool = False
-    ) -> str:
-        """Why ``power`` may not order the (dislodged) unit in ``province``: it has none there."""
-        m = position.map
-        where = m.describe(province)
-        if dislodged:
-            if any(m.province_of(d.unit.loc) == province for d in position.dislodged):
-                return f"the dislodged unit in {where} is not yours"
-            return f"no dislodged unit in {where} has to retreat"
-        if province in position.units:
-            return f"the unit in {where} is not yours"
-        return f"there is no unit in {where}"
-
-    def finish_outcome(self, outcome: PhaseOutcome, rules: Rules) -> PhaseOutcome:
-        """A last look at an adjudicated phase (a variant may note facts in ``next.extra``)."""
-        return outcome
-
-    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
-        """What ``power`` may see of ``outcome`` (None: the gamemaster): here, everything."""
-        return full_view(outcome, power)
 
     # -- phases -------------------------------------------------------------------------------
 
@@ -181,19 +146,6 @@ class Variant:
         """
         return position.extra
 
-    def report_blocks(
-        self, outcome: PhaseOutcome, powers: Sequence[str] | None
-    ) -> list[str] | None:
-        """The text report's lines for the results of ``outcome``; None for the usual blocks
-        (one block per power, see :func:`calhamer.report.phase_report`)."""
-        return None
-
-    def check_bids(
-        self, position: Position, power: str, bids: Sequence[Mapping[str, object] | str]
-    ) -> list[str]:
-        """Problems with ``power``'s bids (``{"order": ..., "dp": ...}``) for this phase."""
-        return [f"{self.title} has no bids: only DP variants take them"]
-
     # -- games ---------------------------------------------------------------------------------
 
     def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
@@ -206,14 +158,6 @@ class Variant:
         orders, reports and pictures all ask for (a Superdiplomacy stack may also join its own
         units)."""
         return retreat_options(position, entry)
-
-    def report_notes(self, outcome: PhaseOutcome) -> list[str]:
-        """Lines a phase report adds after the results (Superdiplomacy: battles and dice)."""
-        return []
-
-    def position_notes(self, position: Position) -> list[str]:
-        """Lines shown with a position's summary (Superdiplomacy: the dice commitment)."""
-        return []
 
     def unit_badge(self, unit: Unit) -> str | None:
         """A CSS colour the renderer marks a unit with, besides its power's (Arpiesse)."""

@@ -7,11 +7,12 @@ further facts in words (:class:`Note`: an espionage report, a centre chart). Rep
 JSON and the web judge take a view wherever they would take the truth, so a player is only ever
 shown a view.
 
-The variant decides (:meth:`calhamer.variants.Variant.power_view`): in the standard game a
-power's view is everything there is, after adjudication. A variant that hides information
-(Kriegsplomacy) builds its views from the position, the orders and the outcome, and also says
-what a power knows *before* adjudicating (:func:`known_position`), which is what its orders
-are read and checked against, so that no error message tells a player more than the rules do.
+The variant decides, through its visibility policy (:class:`Visibility`, carried as
+``Variant.visibility``): in the standard game a power's view is everything there is, after
+adjudication. A variant that hides information (Kriegsplomacy) builds its views from the
+position, the orders and the outcome, and also says what a power knows *before* adjudicating
+(:func:`known_position`), which is what its orders are read and checked against, so that no
+error message tells a player more than the rules do.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
 from calhamer.pieces import Dislodged, Phase
-from calhamer.results import OrderResult, PhaseOutcome, Result
+from calhamer.results import OrderResult, PhaseOutcome, Resolution, Result
 
 if TYPE_CHECKING:
+    from calhamer.map import ProvinceId
     from calhamer.position import Position
 
 # A result a power is not told (whether its support was given, in Kriegsplomacy).
@@ -92,6 +94,89 @@ def _power_code(position: Position, power: str) -> str:
     return code
 
 
+# -- the policy ---------------------------------------------------------------------------------
+
+
+class Visibility:
+    """What each power may know: a variant's visibility policy (``Variant.visibility``).
+
+    The standard game shows everyone everything. Kriegsplomacy overrides every part (fog of
+    war); Superdiplomacy's views add the battles and dice (:meth:`power_view`).
+    """
+
+    # Whether powers see less than the whole truth: phase documents then carry each power's
+    # view, reports and pictures for a power are made from its view, and the web judge shows a
+    # player only its own.
+    hidden_information: bool = False
+
+    def known_position(self, position: Position, power: str) -> Position:
+        """What ``power`` (a power's code) knows of ``position`` before adjudication, which is
+        what its orders are read and checked against: all of it by default."""
+        return position
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """What ``power`` may see of ``outcome`` (None: the gamemaster): here, everything."""
+        return full_view(outcome, power)
+
+    def no_unit_message(
+        self, position: Position, power: str | None, province: ProvinceId, *,
+        dislodged: bool = False,
+    ) -> str:
+        """Why ``power`` may not order the (dislodged) unit in ``province``: it has none there.
+
+        The standard message says whether the unit is someone else's; a policy that hides
+        foreign units says the same whether one stands there or not.
+        """
+        m = position.map
+        where = m.describe(province)
+        if dislodged:
+            if any(m.province_of(d.unit.loc) == province for d in position.dislodged):
+                return f"the dislodged unit in {where} is not yours"
+            return f"no dislodged unit in {where} has to retreat"
+        if province in position.units:
+            return f"the unit in {where} is not yours"
+        return f"there is no unit in {where}"
+
+    def carried_extra(
+        self,
+        before: Position,
+        after: Position,
+        resolution: Resolution | None,
+        extra: Mapping[str, object],
+    ) -> Mapping[str, object]:
+        """The variant fields (``Position.extra``) of the phase after ``before``, given as
+        ``extra``, with what its powers are still to be told of this phase.
+
+        Every phase handler asks this while it adjudicates, before it builds the
+        :class:`~calhamer.results.PhaseOutcome`, so an outcome is never changed afterwards.
+        ``after`` is the board the phase leaves (its dislodged units), ``resolution`` how a
+        movement phase was resolved (None for other phases). The
+        standard game tells everything at once and keeps ``extra`` as it is; Kriegsplomacy
+        remembers a movement phase's spies for the retreat phase, whose news they get.
+        """
+        return extra
+
+
+STANDARD_VISIBILITY = Visibility()
+"""The standard game's visibility policy: everyone sees everything."""
+
+
+def carry_forward(
+    before: Position, resolution: Resolution | None, after: Position, nxt: Position
+) -> tuple[Position, Position]:
+    """``after`` and ``nxt`` (the board a phase leaves and the phase to be played next) with
+    the variant fields its visibility policy carries forward (:meth:`Visibility.carried_extra`).
+
+    Only the next phase changes (and ``after`` with it when it is that phase): the board the
+    phase leaves is what it is. Every phase handler calls this before building its outcome.
+    """
+    extra = before.variant.visibility.carried_extra(before, after, resolution, nxt.extra)
+    if extra is nxt.extra:
+        return after, nxt
+    new = nxt.replace(extra=extra)
+    return (new if after is nxt else after), new
+
+
 # -- the views ----------------------------------------------------------------------------------
 
 
@@ -116,12 +201,13 @@ def power_view(outcome: PhaseOutcome, power: str) -> PowerView:
     information reads the adjudicator's decisions from it); an outcome rebuilt from a game
     file has none, so use :func:`game_views` for recorded phases.
     """
-    return outcome.before.variant.power_view(outcome, _power_code(outcome.before, power))
+    variant = outcome.before.variant
+    return variant.visibility.power_view(outcome, _power_code(outcome.before, power))
 
 
 def gamemaster_view(outcome: PhaseOutcome) -> PowerView:
     """The gamemaster's view: the whole truth, in the variant's notation."""
-    return outcome.before.variant.power_view(outcome, None)
+    return outcome.before.variant.visibility.power_view(outcome, None)
 
 
 def viewers(outcome: PhaseOutcome) -> list[str]:
@@ -132,20 +218,20 @@ def viewers(outcome: PhaseOutcome) -> list[str]:
 
 def power_views(outcome: PhaseOutcome) -> dict[str, PowerView]:
     """Every power's view of an adjudicated phase, in the map's order of powers."""
-    variant = outcome.before.variant
-    return {p: variant.power_view(outcome, p) for p in viewers(outcome)}
+    policy = outcome.before.variant.visibility
+    return {p: policy.power_view(outcome, p) for p in viewers(outcome)}
 
 
 def hides_information(position: Position) -> bool:
     """Whether the variant of ``position`` shows the powers less than the whole truth."""
-    return bool(position.variant.hidden_information)
+    return bool(position.variant.visibility.hidden_information)
 
 
 def known_position(position: Position, power: str | None) -> Position:
     """What ``power`` knows of ``position`` before it is adjudicated (None: the truth)."""
     if power is None:
         return position
-    return position.variant.known_position(position, _power_code(position, power))
+    return position.variant.visibility.known_position(position, _power_code(position, power))
 
 
 def is_known_position(position: Position) -> bool:

@@ -22,7 +22,7 @@ def test_each_variant_plays_a_phase(judge, variant):
     player = judge.join(power)
     view = judge.client.get(f"/api/games/{gid}", headers=player.headers).json()
     assert "seed" not in view["position"]  # a dice seed stays secret until adjudicated
-    if find_variant(variant).hidden_information:  # a player sees only their own
+    if find_variant(variant).visibility.hidden_information:  # a player sees only their own
         assert set(view["position"]["units"]) <= {power}
         assert set(view["position"]["centers"]) <= {power}
     doc = judge.client.get(f"/api/games/{gid}/phases/{game['phase']}/document",
@@ -32,7 +32,7 @@ def test_each_variant_plays_a_phase(judge, variant):
     r = judge.orders(player, [f"{units[0]} H"] if units else [], phase=game["phase"])
     assert r.status_code == 200, r.text
     assert all(c["ok"] for c in r.json()["checks"]), r.text
-    if find_variant(variant).takes_bids:  # a bid for the first neutral unit to hold
+    if find_variant(variant).bids is not None:  # a bid for the first neutral unit to hold
         neutral = next(u for p, us in view["position"]["units"].items() if p not in
                        {s["power"] for s in game["seats"]} for u in us)
         r = judge.client.put(f"/api/games/{gid}/bids", headers=player.headers,

@@ -78,9 +78,12 @@ def test_two_workers_racing_adjudicate_each_phase_exactly_once(judge, database_u
 def test_a_worker_killed_mid_phase_loses_nothing(judge, database_url):
     gm, (gid,) = due_games(judge, 1)
     proc = worker_process(database_url, pause=60)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()  # printed inside the open transaction
-    assert "pausing in the transaction" in line, (line, proc.stderr.read() if proc.stderr else "")
+    assert proc.stderr is not None
+    line = ""
+    for line in proc.stderr:  # logged inside the open transaction
+        if "pausing in the transaction" in line:
+            break
+    assert "pausing in the transaction" in line, (line, proc.stdout.read() if proc.stdout else "")
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
 
@@ -184,7 +187,7 @@ def test_a_failing_adjudication_parks_the_game(judge, monkeypatch):
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("resolver bug")
 
-    monkeypatch.setattr(adjudication, "adjudicate_phase", broken)
+    monkeypatch.setattr(adjudication, "process_due_phase", broken)
     assert judge.process() == [f"{gid} failed"]
     assert judge.process() == []  # not retried at once
     with judge.database.session() as session:

@@ -132,7 +132,7 @@ def cmd_game_tally(args: argparse.Namespace) -> int:
     from calhamer.variants.dp import bid_tally, tally_report
 
     game = _load_game(args.file)
-    if not find_variant(game.variant).takes_bids:
+    if find_variant(game.variant).bids is None:
         raise UserError(f"{find_variant(game.variant).title} has no bids")
     position, orders = game.phase_input(args.phase)
     if not position.phase.is_movement:

@@ -111,7 +111,7 @@ def full_report(outcome: Any) -> str:
     """The gamemaster's report: every result, and where the variant hides information from
     the players, also everything the players are told, in the variant's notation."""
     report = phase_report(outcome)
-    if find_variant(outcome.before.variant).hidden_information:
+    if find_variant(outcome.before.variant).visibility.hidden_information:
         told = phase_report(gamemaster_view(outcome))
         report += f"\n======\nAs the players are told it\n\n{told}"
     return report

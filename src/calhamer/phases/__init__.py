@@ -36,7 +36,7 @@ def adjudicate(position: Position, orders: OrdersIn, rules: Rules | str | None =
     if handler is None:
         raise PhaseError(
             f"the {variant.title} variant has no phase of kind {position.phase.kind!r}")
-    return variant.finish_outcome(handler.adjudicate(position, orders, rules), rules)
+    return handler.adjudicate(position, orders, rules)
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from calhamer.pieces import Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -91,7 +92,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                                 "removed by the civil-disorder rule (too few removals ordered)")
                 )
     after = position.replace(units=units)
-    return PhaseOutcome(position, intake.finish(), after, advance(after, rules), removed=removed)
+    after, nxt = carry_forward(position, None, after, advance(after, rules))
+    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)
 
 
 class _AlreadyBuilt(Illegal):

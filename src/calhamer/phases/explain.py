@@ -39,7 +39,7 @@ class Explainer:
         self.variant = position.variant
 
     def unit_name(self, p: int) -> str:
-        return self.variant.format_unit(self.m, self.position.units[p])
+        return self.variant.notation.format_unit(self.m, self.position.units[p])
 
     def result(self, p: int) -> tuple[Result, str]:
         t, r = self.t, self.r

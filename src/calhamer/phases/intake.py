@@ -57,7 +57,7 @@ class Intake:
                 added.append(pair)
                 continue
             try:
-                parsed = variant.parse_order(
+                parsed = variant.notation.parse_order(
                     m, item, phase_kind=position.phase.kind, position=position, power=power
                 )
             except OrderError as exc:
@@ -91,7 +91,7 @@ class Intake:
 
     def write(self, order: AnyOrder) -> str:
         """The canonical text of an order given in this phase (the variant may add to it)."""
-        return self.variant.format_order(self.position, order)
+        return self.variant.notation.format_order(self.position, order)
 
 
 def moved_unit(unit: Unit, loc: int) -> Unit:

@@ -14,9 +14,10 @@ from calhamer.adjudicator import (
 from calhamer.map import ProvinceId
 from calhamer.orders import AnyOrder, Hold, Order
 from calhamer.pieces import Dislodged, Phase, Unit
-from calhamer.results import INVALID, OrderResult, PhaseOutcome
+from calhamer.results import INVALID, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
 from calhamer.validation import Illegal
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -87,7 +88,7 @@ def adjudicate_movement(
 
     table = OrderTable(position, legal, rules)
     resolver = resolve_movement(table, resolver_class)
-    return _movement_outcome(position, intake, by_province, table, resolver, rules)
+    return _movement_outcome(position, intake, by_province, table, resolver, legal, rules)
 
 
 def _movement_outcome(
@@ -96,6 +97,7 @@ def _movement_outcome(
     by_province: dict[int, list[OrderResult]],
     table: OrderTable,
     resolver: MovementResolver,
+    legal: dict[int, Order],
     rules: Rules,
 ) -> PhaseOutcome:
     m = position.map
@@ -154,6 +156,8 @@ def _movement_outcome(
         extra=intake.variant.extra_after_phase(position),
     )
     nxt = after if after.dislodged else advance(after, rules)
+    resolution = Resolution(resolver, legal)
+    after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
         before=position,
         results=word_results,
@@ -162,5 +166,5 @@ def _movement_outcome(
         dislodged=tuple(dislodged),
         moved={p: table.exact[p] for p in moved},
         removed=destroyed,
-        detail={"resolver": resolver},
+        resolution=resolution,
     )

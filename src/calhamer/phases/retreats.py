@@ -10,6 +10,7 @@ from calhamer.pieces import Dislodged
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -46,7 +47,8 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
         province = m.province_of(order.loc)
         entry = by_unit.get(province)
         if entry is None or entry.unit.power != result.power:
-            why = intake.variant.no_unit_message(position, result.power, province, dislodged=True)
+            why = intake.variant.visibility.no_unit_message(
+                position, result.power, province, dislodged=True)
             intake.illegal(result, why)
             continue
         if isinstance(order, Retreat):
@@ -86,7 +88,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
         rivals = targets[m.province_of(order.dest)]
         if len(rivals) > 1:
             # Several retreats to one place: all fail, unless the variant picks a winner.
-            name = intake.variant.format_unit
+            name = intake.variant.notation.format_unit
             others = [name(m, by_unit[r].unit) for r in rivals if r != province]
             winner = intake.variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
             if winner is not None and rivals[winner] == province:
@@ -105,7 +107,8 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
     after = position.replace(units=units, dislodged=(), contested=frozenset())
-    return PhaseOutcome(position, intake.finish(), after, advance(after, rules), removed=removed)
+    after, nxt = carry_forward(position, None, after, advance(after, rules))
+    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)
 
 
 def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:

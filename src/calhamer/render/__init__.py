@@ -8,12 +8,12 @@ See ``docs/render.md``.
 
 from calhamer.render.geometry import Geometry, geometry_for, read_geometry, schematic
 from calhamer.render.png import render_png
-from calhamer.render.svg import DEFAULT_COLORS, View, render_svg
+from calhamer.render.svg import DEFAULT_COLORS, Mask, render_svg
 
 __all__ = [
     "DEFAULT_COLORS",
     "Geometry",
-    "View",
+    "Mask",
     "geometry_for",
     "read_geometry",
     "render_png",

@@ -176,7 +176,7 @@ class OrdersOut(BaseModel):
     saved_at: UtcTime
 
 
-class ViewOut(BaseModel):
+class GameNowOut(BaseModel):
     """What a player (or the gamemaster) sees of the game now."""
 
     game: GameOut

@@ -73,4 +73,4 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
 def sees_everything(viewer: Viewer) -> bool:
     """Whether the viewer may see the whole board: the gamemaster who sees all, a player (a
     seated gamemaster too) unless the variant hides information (then their own view only)."""
-    return viewer.sees_all or not find_variant(viewer.game.variant).hidden_information
+    return viewer.sees_all or not find_variant(viewer.game.variant).visibility.hidden_information

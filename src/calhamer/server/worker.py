@@ -65,8 +65,9 @@ def process_one(db: Database, settings: Settings, name: str | None = None) -> st
         game_id = game.id
         try:
             with session.begin_nested():
-                phase = adjudication.adjudicate_phase(session, game, now=now, worker=name,
-                                                      pause=settings.worker_pause_in_transaction)
+                phase = adjudication.process_due_phase(
+                    session, game, now=now, worker=name,
+                    pause=settings.worker_pause_in_transaction)
         except Exception as exc:  # a bug in adjudication: park the game and say why
             logger.exception("adjudicating game %s failed", game_id)
             game.retry_at = now + timedelta(seconds=settings.worker_retry_seconds)

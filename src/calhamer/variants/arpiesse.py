@@ -44,6 +44,7 @@ from calhamer.position import Phase, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.variant import Variant
+from calhamer.views import carry_forward
 
 RED, PURPLE, SILVER = 0, 1, 2
 COLOURS = (RED, PURPLE, SILVER)
@@ -409,43 +410,9 @@ class ExchangePhase(PhaseHandler):
         return adjudicate_exchanges(position, orders, rules)
 
 
-class Arpiesse(Variant):
-    """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
-
-    name = "arpiesse"
-    aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
-    title = "Arpiesse Diplomacy"
-    resolver_class = ArpiesseResolver
-    phases = MappingProxyType({**STANDARD_PHASES, "X": ExchangePhase()})  # summer exchange
-    colour_exchange = False  # the optional summer colour exchange (rule XII)
-
-    # -- options -----------------------------------------------------------------------------
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        options = doc.get("options", {})
-        if not isinstance(options, Mapping):
-            raise PhaseError('"options" must be an object, like {"colour_exchange": true}')
-        unknown = set(options) - {"colour_exchange"}
-        if unknown:
-            raise PhaseError(
-                f"unknown options for {self.title}: {', '.join(sorted(map(str, unknown)))}; "
-                "the one option is colour_exchange"
-            )
-        if "colour_exchange" not in options:
-            return {}
-        value = options["colour_exchange"]
-        if not isinstance(value, bool):
-            raise PhaseError('the option "colour_exchange" must be true or false')
-        return {"colour_exchange": value}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        value = self.exchange_enabled(position)
-        if value != self.colour_exchange:
-            doc["options"] = {"colour_exchange": value}
-
-    def exchange_enabled(self, position: Position) -> bool:
-        """Whether this game plays the summer colour exchange (rule XII)."""
-        return bool(position.extra.get("colour_exchange", self.colour_exchange))
+class ArpiesseNotation(notation.Notation):
+    """Units and orders with their colours: ``Purple A VEN``, ``BUILD Blue F LON``, and the
+    summer exchange ``A VEN X F TRI``."""
 
     # -- units ---------------------------------------------------------------------------------
 
@@ -462,9 +429,6 @@ class Arpiesse(Variant):
 
     def format_unit(self, m: Map, unit: Unit) -> str:
         return f"{colour_name(colour_of(unit))} {notation.format_unit(m, unit)}"
-
-    def built_unit(self, power: str, order: Build, unit_type: UnitType, loc: Location) -> Unit:
-        return ColouredUnit(power, unit_type, loc, getattr(order, "colour", RED))
 
     # -- orders --------------------------------------------------------------------------------
 
@@ -525,6 +489,51 @@ class Arpiesse(Variant):
             head, _, tail = text.partition(word)
             text = f"{head}{word}{_prefix(position.unit_at(other_loc))}{tail}"
         return text
+
+
+class Arpiesse(Variant):
+    """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
+
+    name = "arpiesse"
+    aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
+    title = "Arpiesse Diplomacy"
+    resolver_class = ArpiesseResolver
+    phases = MappingProxyType({**STANDARD_PHASES, "X": ExchangePhase()})  # summer exchange
+    colour_exchange = False  # the optional summer colour exchange (rule XII)
+    notation = ArpiesseNotation()
+
+    # -- options -----------------------------------------------------------------------------
+
+    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
+        options = doc.get("options", {})
+        if not isinstance(options, Mapping):
+            raise PhaseError('"options" must be an object, like {"colour_exchange": true}')
+        unknown = set(options) - {"colour_exchange"}
+        if unknown:
+            raise PhaseError(
+                f"unknown options for {self.title}: {', '.join(sorted(map(str, unknown)))}; "
+                "the one option is colour_exchange"
+            )
+        if "colour_exchange" not in options:
+            return {}
+        value = options["colour_exchange"]
+        if not isinstance(value, bool):
+            raise PhaseError('the option "colour_exchange" must be true or false')
+        return {"colour_exchange": value}
+
+    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
+        value = self.exchange_enabled(position)
+        if value != self.colour_exchange:
+            doc["options"] = {"colour_exchange": value}
+
+    def exchange_enabled(self, position: Position) -> bool:
+        """Whether this game plays the summer colour exchange (rule XII)."""
+        return bool(position.extra.get("colour_exchange", self.colour_exchange))
+
+    # -- units ---------------------------------------------------------------------------------
+
+    def built_unit(self, power: str, order: Build, unit_type: UnitType, loc: Location) -> Unit:
+        return ColouredUnit(power, unit_type, loc, getattr(order, "colour", RED))
 
     # -- retreats, phases ------------------------------------------------------------------------
 
@@ -668,7 +677,7 @@ def adjudicate_exchanges(
         here = m.province_of(order.loc)
         unit = position.units.get(here)
         if unit is None or unit.power != result.power:
-            intake.illegal(result, variant.no_unit_message(position, result.power, here))
+            intake.illegal(result, variant.visibility.no_unit_message(position, result.power, here))
             continue
         there = m.province_of(order.other)
         partner = position.units.get(there)
@@ -707,4 +716,5 @@ def adjudicate_exchanges(
         for result, _ in given[here]:
             result.result, result.reason = verdict, reason
     after = position.replace(units=units)
-    return PhaseOutcome(position, intake.finish(), after, advance(after, rules))
+    after, nxt = carry_forward(position, None, after, advance(after, rules))
+    return PhaseOutcome(position, intake.finish(), after, nxt)

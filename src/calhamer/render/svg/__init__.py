@@ -11,7 +11,7 @@ order, an owner's colour or a title.
 
 The picture is an :mod:`xml.etree.ElementTree` tree, built by layers that depend one way:
 :mod:`~.primitives` (numbers, shapes, the document's text) and :mod:`~.palette` (colours) and
-:mod:`~.visibility` (what a view hides) ← :mod:`~.scene` (provinces, labels, units) ←
+:mod:`~.visibility` (what a mask hides) ← :mod:`~.scene` (provinces, labels, units) ←
 :mod:`~.orders` (arrows and order marks) and :mod:`~.legend`; this module puts them together
 and writes the document once.
 """
@@ -28,11 +28,11 @@ from calhamer.render.svg.orders import Orders, draw_orders
 from calhamer.render.svg.palette import DEFAULT_COLORS, Palette
 from calhamer.render.svg.primitives import add, num, serialise
 from calhamer.render.svg.scene import Scene, power_name, unit_badge
-from calhamer.render.svg.visibility import View, ViewOutcome, Visibility, is_power_view
+from calhamer.render.svg.visibility import Mask, Shown, ViewOutcome, is_power_view
 from calhamer.results import PhaseOutcome
 from calhamer.views import PowerView, centre_totals, is_known_position
 
-__all__ = ["DEFAULT_COLORS", "Orders", "View", "render_svg", "unit_badge"]
+__all__ = ["DEFAULT_COLORS", "Mask", "Orders", "render_svg", "unit_badge"]
 
 _STYLE = """
 .pv{stroke-width:.7;stroke-linejoin:round}
@@ -49,7 +49,8 @@ def render_svg(
     *,
     outcome: PhaseOutcome | None = None,
     orders: Orders | None = None,
-    view: object | None = None,
+    view: PowerView | None = None,
+    mask: object | None = None,
     size: float | None = None,
     colors: Mapping[str, str] | None = None,
     show_orders: bool = True,
@@ -64,11 +65,12 @@ def render_svg(
         ones faded, with a red cross), and the units it dislodged are drawn aside with their
         retreat options.
     :param orders: orders to draw instead, by power (text or order values), not adjudicated.
-    :param view: what may be shown. A power's view (:class:`calhamer.views.PowerView`, as the
-        reports use) draws that view and nothing else: its positions, results and dislodged
-        units, and the centre counts it is told. A :class:`View`, or a function
-        ``province id -> bool``, hides provinces instead: they are drawn in grey, and no unit,
-        order, owner or name of a unit in them is written at all.
+    :param view: a power's view (:class:`calhamer.views.PowerView`, as the reports use): the
+        picture draws that view and nothing else: its positions, results and dislodged units,
+        and the centre counts it is told.
+    :param mask: provinces to hide: a :class:`Mask`, or a function ``province id -> bool``.
+        They are drawn in grey, and no unit, order, owner or name of a unit in them is
+        written at all.
     :param size: the width of the picture in pixels (the height follows); default the
         geometry's own width.
     :param colors: colours to use instead of the defaults, keyed by power code (``FRANCE``) or
@@ -81,10 +83,13 @@ def render_svg(
     """
     counts: Mapping[str, int | None] | None = None
     power_view: PowerView | None = None
-    if is_power_view(view):
+    if view is not None:
+        if not is_power_view(view):
+            raise TypeError("view must be a power's view (calhamer.views.PowerView); "
+                            "hide provinces with mask= (a Mask or a function of a province)")
         # A PowerView (calhamer.views): everything drawn comes from it, nothing from the truth;
         # the centre totals too, as the variant's rules let that power know them.
-        power_view, view = view, None
+        power_view = view
         outcome = ViewOutcome(power_view)  # type: ignore[assignment]
         counts = power_view.centre_totals()
         if title is None and power_view.power:
@@ -95,13 +100,13 @@ def render_svg(
         if outcome is None:
             raise TypeError("render_svg needs a position, an outcome or a power's view")
         position = outcome.before
-    if power_view is None and (view is None or is_known_position(position)):
+    if power_view is None and (mask is None or is_known_position(position)):
         # A whole board's counts, or a power's known position's totals as its variant lets it
         # know them (never counted from the centres it holds, which are only the power's own).
-        # A View hiding provinces of a whole board gets none: they would tell what it hides.
+        # A mask hiding provinces of a whole board gets none: they would tell what it hides.
         counts = centre_totals(position)
     geo = geometry or geometry_for(position.map)
-    scene = Scene(position, geo, Palette(position.map, colors), Visibility(view), outcome)
+    scene = Scene(position, geo, Palette(position.map, colors), Shown(mask), outcome)
 
     root = Element("svg")
     add(root, "style", text=_STYLE)

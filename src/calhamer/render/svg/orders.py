@@ -127,7 +127,7 @@ def _read(scene: Scene, line: str | AnyOrder, base: Position, kind: str,
     if not text or text.startswith("#"):
         return None
     try:
-        parsed = scene.variant.parse_order(scene.m, text, phase_kind=kind, position=base,
+        parsed = scene.variant.notation.parse_order(scene.m, text, phase_kind=kind, position=base,
                                            power=power)
     except (CalhamerError, ValueError, KeyError):
         return None

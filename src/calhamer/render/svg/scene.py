@@ -4,7 +4,7 @@ A :class:`Scene` holds what one picture is drawn from (the position, its geometr
 palette, what may be seen, the outcome if any) and where things stand (:meth:`Scene.anchor`,
 :meth:`Scene.unit_anchor`); the orders and the legend layers draw with it. Every province is
 one element with ``id="prov-XXX"`` and a ``<title>``; units are ``unit-XXX``, dislodged units
-``dislodged-XXX`` and supply centres ``sc-XXX``. Nothing the :class:`Visibility` hides (a
+``dislodged-XXX`` and supply centres ``sc-XXX``. Nothing the :class:`~.visibility.Shown` hides (a
 unit, an owner, a unit's title) is added to the tree.
 """
 
@@ -20,7 +20,7 @@ from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point
 from calhamer.render.svg.palette import Palette, is_light, mix
 from calhamer.render.svg.primitives import ARMY_ICON, FLEET_ICON, add, line, num
-from calhamer.render.svg.visibility import Visibility
+from calhamer.render.svg.visibility import Shown
 from calhamer.results import PhaseOutcome
 
 __all__ = ["UNIT_R", "Scene", "power_adjective", "power_name", "unit_badge", "unit_count"]
@@ -29,10 +29,10 @@ UNIT_R = 9.5  # how far arrows stay from a unit's anchor
 
 
 class Scene:
-    """One picture being drawn: the position, its geometry, colours and visibility."""
+    """One picture being drawn: the position, its geometry, colours and what it shows."""
 
     def __init__(self, position: Position, geo: Geometry, palette: Palette,
-                 seen: Visibility, outcome: PhaseOutcome | None) -> None:
+                 seen: Shown, outcome: PhaseOutcome | None) -> None:
         self.position = position
         self.m = position.map
         self.geo = geo

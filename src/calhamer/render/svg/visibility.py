@@ -1,12 +1,15 @@
-"""What a picture may show: the :class:`View` a caller passes, and a power's view as an outcome.
+"""What a picture may show: the :class:`Mask` a caller passes, and a power's view as an outcome.
 
-A ``view`` given to ``render_svg`` is one of
+``render_svg`` takes either or both of
 
-- a power's view (:class:`calhamer.views.PowerView`): the picture is drawn from it alone,
-  through :class:`ViewOutcome`, so nothing of the whole truth reaches the drawing;
-- a :class:`View` (or anything with ``sees_province`` and optionally ``sees_unit`` and
-  ``sees_order``), or a plain function ``province id -> bool``: :class:`Visibility` answers
+- ``view``, a power's view (:class:`calhamer.views.PowerView`): the picture is drawn from it
+  alone, through :class:`ViewOutcome`, so nothing of the whole truth reaches the drawing;
+- ``mask``, a :class:`Mask` (or anything with ``sees_province`` and optionally ``sees_unit``
+  and ``sees_order``), or a plain function ``province id -> bool``: :class:`Shown` answers
   for it, and the scene leaves out every unit, order, owner and title it hides.
+
+(A variant's visibility policy, :class:`calhamer.views.Visibility`, is what makes a power's
+view; a mask is only a picture's.)
 
 This module draws nothing.
 """
@@ -21,14 +24,15 @@ from calhamer.position import Dislodged, Position, Unit
 from calhamer.results import OrderResult
 from calhamer.views import PowerView
 
-__all__ = ["View", "ViewOutcome", "Visibility", "is_power_view"]
+__all__ = ["Mask", "Shown", "ViewOutcome", "is_power_view"]
 
 
-class View:
-    """What one power may see. Subclass or duck-type; every method defaults to "yes".
+class Mask:
+    """What a picture may show of a whole board. Subclass or duck-type; every method defaults
+    to "yes".
 
-    ``render_svg(view=...)`` also takes a plain function ``province -> bool`` (province ids):
-    then a unit or order is visible when its province is.
+    ``render_svg(mask=...)`` also takes a plain function ``province -> bool`` (province ids):
+    then a unit or order is shown when its province is.
     """
 
     def sees_province(self, province: int) -> bool:
@@ -41,28 +45,28 @@ class View:
         return True
 
 
-class Visibility:
-    """The answers of a ``view`` (a :class:`View`, a duck-typed one, a function of a province
+class Shown:
+    """The answers of a ``mask`` (a :class:`Mask`, a duck-typed one, a function of a province
     id, or None for everything), with a unit or order hidden whenever its province is."""
 
-    def __init__(self, view: object) -> None:
-        self.all = view is None
+    def __init__(self, mask: object) -> None:
+        self.all = mask is None
         self._province: Callable[[int], bool] = lambda p: True
         self._unit: Callable[[Unit, int], bool] | None = None
         self._order: Callable[[str, AnyOrder], bool] | None = None
-        if view is None:
+        if mask is None:
             return
-        if hasattr(view, "sees_province"):
-            self._province = view.sees_province
-            if hasattr(view, "sees_unit"):
-                sees_unit = view.sees_unit
+        if hasattr(mask, "sees_province"):
+            self._province = mask.sees_province
+            if hasattr(mask, "sees_unit"):
+                sees_unit = mask.sees_unit
                 self._unit = lambda u, p: bool(sees_unit(u))
-            if hasattr(view, "sees_order"):
-                self._order = view.sees_order
-        elif callable(view):
-            self._province = view
+            if hasattr(mask, "sees_order"):
+                self._order = mask.sees_order
+        elif callable(mask):
+            self._province = mask
         else:
-            raise TypeError("view must be a View or a function of a province id")
+            raise TypeError("mask must be a Mask or a function of a province id")
 
     def province(self, p: int) -> bool:
         """Whether province ``p`` is seen (its owner, its units, their orders)."""

@@ -27,7 +27,7 @@ from calhamer.server.models import GameRow, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
-from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameOut, ViewOut
+from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameNowOut, GameOut
 from calhamer.server.services import common, controls, games, orders, press, results
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer, viewer_for
@@ -74,8 +74,8 @@ def api_list(session: SessionDep, user: ApiUser) -> list[GameOut]:
     return out
 
 
-@api.get("/{game_id}", response_model=ViewOut, summary="Your view of the game now")
-def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
+@api.get("/{game_id}", response_model=GameNowOut, summary="The game now, as you may see it")
+def api_game_now(viewer: ApiViewer, session: SessionDep) -> GameNowOut:
     phase = games.current_phase(session, viewer.game)
     readable = {
         power: present.orders_out(viewer.game, phase, o)
@@ -84,7 +84,7 @@ def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
     last = None
     if phase.index > 0:
         last = games.phases_of(session, viewer.game)[phase.index - 1].code
-    return ViewOut(game=present.game_out(session, viewer, phase),
+    return GameNowOut(game=present.game_out(session, viewer, phase),
                    position=results.position_document(viewer, phase),
                    orders=readable, last_phase=last)
 
@@ -194,7 +194,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
 
 def _units_of(position: Position, power: str) -> list[str]:
     variant = find_variant(position.variant)
-    return [variant.format_unit(position.map, u) for u in position.units_of(power)]
+    return [variant.notation.format_unit(position.map, u) for u in position.units_of(power)]
 
 
 @pages.post("/games/{game_id}/control")

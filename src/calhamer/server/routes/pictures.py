@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from calhamer.errors import CalhamerError
 from calhamer.game import order_lines
 from calhamer.options import possible_order_texts
-from calhamer.render import View, render_svg
+from calhamer.render import Mask, render_svg
 from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
 from calhamer.server.models import PhaseRow
 from calhamer.server.pages import templates
@@ -47,8 +47,8 @@ def current_picture(session: Session, viewer: Viewer) -> str:
                 for p, o in orders.visible_orders(session, viewer, phase).items()}
     # A player who sees only their own part of the board: the legend gives the centre totals
     # their known position carries (calhamer.views.centre_totals), never counts of the truth.
-    view = None if sees_everything(viewer) else View()
-    return render_svg(position, orders=readable, view=view)
+    mask = None if sees_everything(viewer) else Mask()
+    return render_svg(position, orders=readable, mask=mask)
 
 
 def phase_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:

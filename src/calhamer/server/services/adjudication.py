@@ -1,4 +1,4 @@
-"""Adjudication, as the workers do it: which game is due, and adjudicating its current phase.
+"""Adjudication, as the workers do it: which game is due, and processing its current phase.
 
 Nothing here decides a result: the library's :class:`calhamer.game.Game` does, and this
 module stores what it returns (for a game that hides information, every player's view too).
@@ -6,6 +6,7 @@ module stores what it returns (for a game that hides information, every player's
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import datetime
 
@@ -20,6 +21,8 @@ from calhamer.server.services.games import current_phase, log, next_deadline, re
 from calhamer.server.services.orders import order_sets
 from calhamer.server.services.results import store_views
 from calhamer.views import power_view
+
+logger = logging.getLogger(__name__)
 
 
 def due_games(now: datetime) -> Select[GameRow]:
@@ -45,10 +48,12 @@ def unrequested_games() -> Select[str]:
                                     GameRow.process_requested.is_(False)).order_by(GameRow.id)
 
 
-def adjudicate_phase(
+def process_due_phase(
     session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0
 ) -> PhaseRow:
-    """Adjudicate the game's current phase with the stored orders and start the next phase.
+    """Process the due game's current phase: adjudicate it with the stored orders, store its
+    results (and each player's view where the variant hides information), and start the next
+    phase.
 
     Runs inside the caller's transaction with the game's row locked; everything it changes
     is committed together or not at all. ``pause`` (tests only) sleeps before returning, so a
@@ -92,7 +97,7 @@ def adjudicate_phase(
     log(session, game.id, now, "adjudicated", f"{phase.code} by {worker}")
     session.flush()
     if pause > 0:
-        print(f"calhamer worker {worker}: pausing in the transaction of {game.id} {phase.code}",
-              flush=True)
+        logger.info("calhamer worker %s: pausing in the transaction of %s %s",
+                    worker, game.id, phase.code)
         time.sleep(pause)
     return phase

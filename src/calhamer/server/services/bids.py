@@ -81,7 +81,7 @@ def visible_bids(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
 def _bid_phase(session: Session, game: GameRow, phase_code: str) -> tuple[PhaseRow, Position]:
     """The current phase, which must be a movement phase of a DP game (Conflict otherwise)."""
     variant = variant_of(game)
-    if not variant.takes_bids:
+    if variant.bids is None:
         raise Conflict(f"{variant.title} has no bids: only the DP variants take them")
     phase = current_phase(session, game)
     ensure_current(game, phase, phase_code)
@@ -136,14 +136,15 @@ def check_bid_list(game: GameRow, phase: PhaseRow, power: str,
     the power's allotment this phase. Depends only on the public position and these bids."""
     variant = variant_of(game)
     position = position_of(phase)
-    if not isinstance(variant, DPVariant) or not position.phase.is_movement:
+    rule = variant.bids
+    if rule is None or not isinstance(variant, DPVariant) or not position.phase.is_movement:
         return [], 0, 0
     amounts = {i: bid_amount_problem(b) for i, b in enumerate(bids) if isinstance(b, str)}
     try:
         # a bid whose amount is unreadable is void: its problem is the amount, said above
         problems = [p for p in amounts.values() if p is not None]
-        problems += variant.check_bids(position, power,
-                                       [b for i, b in enumerate(bids) if amounts.get(i) is None])
+        problems += rule.check(position, power,
+                               [b for i, b in enumerate(bids) if amounts.get(i) is None])
         parsed = [to_bid(power, b) for b in bids]
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
@@ -220,7 +221,7 @@ def tally(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
             for j in counted.bids
         ],
         "units": [
-            {"unit": find_variant(game.variant).format_unit(m, u.unit),
+            {"unit": find_variant(game.variant).notation.format_unit(m, u.unit),
              "order": notation.format_order(m, u.order) if u.order is not None else None,
              "bought": u.bought, "why": u.why, "totals": dict(u.totals)}
             for u in counted.units.values()

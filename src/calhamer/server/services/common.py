@@ -53,9 +53,9 @@ def variant_of(game: GameRow) -> Variant:
 
 def hides(game: GameRow) -> bool:
     """Whether the game's variant shows each player only their own view (Kriegsplomacy)."""
-    return bool(variant_of(game).hidden_information)
+    return bool(variant_of(game).visibility.hidden_information)
 
 
 def takes_bids(game: GameRow) -> bool:
     """Whether the game's players bid Diplomacy Points (the DP variants)."""
-    return bool(variant_of(game).takes_bids)
+    return variant_of(game).bids is not None

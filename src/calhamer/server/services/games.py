@@ -61,7 +61,7 @@ def required_powers(
     ``previous`` is the list of the phase before.
     """
     phase = position.phase
-    if find_variant(position.variant).hidden_information:
+    if find_variant(position.variant).visibility.hidden_information:
         if previous is not None and not (phase.is_movement and phase.season == "S"):
             return list(previous)
         return position.powers()

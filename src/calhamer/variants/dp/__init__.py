@@ -31,7 +31,8 @@ The package, by concern (each imports only those above it):
   :func:`check_bids`;
 - ``tally``: the allocation, every neutral unit's order (:func:`resolve_bids`, :func:`bid_tally`);
 - ``report``: the ruleset's report layout and the gamemaster's tally as text;
-- this module: the variants themselves.
+- this module: the variants themselves, with their bid rule (:class:`DPBids`) and reporter
+  (:class:`DPReporter`).
 
 Everything other modules and the tests use is importable from this package.
 """
@@ -42,8 +43,10 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from calhamer.bids import BidRule, Bids
 from calhamer.orders import AnyOrder, Order
 from calhamer.position import Position, Unit
+from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
 from calhamer.rules import Rules
 
@@ -101,6 +104,23 @@ from .tally import (  # noqa: F401
 )
 
 
+class DPBids(BidRule):
+    """Bids of Diplomacy Points for neutral units' orders (:func:`check_bids`)."""
+
+    def check(self, position: Position, power: str, bids: Bids) -> list[str]:
+        return check_bids(position, power, bids)
+
+
+class DPReporter(Reporter):
+    """A movement phase's results as the adjudication of the bids: who bid what for each
+    neutral unit, and the order it was given."""
+
+    def results(self, outcome: PhaseOutcome, powers: Sequence[str] | None) -> list[str] | None:
+        if not outcome.before.phase.is_movement:
+            return None
+        return adjudication_lines(outcome, powers)
+
+
 class DPVariant(DPTerms):
     """A DP variant on the standard map: ``standard-dp``.
 
@@ -114,7 +134,8 @@ class DPVariant(DPTerms):
     title = "Standard Diplomacy with DP neutrals"
     map_name = "standard-dp"
     resolver_class = DPResolver
-    takes_bids = True
+    bids = DPBids()
+    reporter = DPReporter()
 
     dp_per_phase: ClassVar[int | None] = None  # a flat allotment for every player, if set
     dp_per_center: ClassVar[int] = 1  # otherwise: DP per owned supply centre ...
@@ -146,18 +167,6 @@ class DPVariant(DPTerms):
     def may_retreat(self, position: Position, unit: Unit) -> bool:
         return not is_stationary(position.map, unit)
 
-    def check_bids(
-        self, position: Position, power: str, bids: Sequence[Mapping[str, object] | str]
-    ) -> list[str]:
-        return check_bids(position, power, bids)
-
-    def report_blocks(
-        self, outcome: PhaseOutcome, powers: Sequence[str] | None
-    ) -> list[str] | None:
-        if not outcome.before.phase.is_movement:
-            return None
-        return adjudication_lines(outcome, powers)
-
 
 class SubSaharanExcerpt(DPVariant):
     """The Sub-Saharan excerpt of the Common Ruleset's DP allocation example: every player
@@ -174,6 +183,8 @@ class SubSaharanExcerpt(DPVariant):
 __all__ = [
     "BIDS",
     "Bid",
+    "DPBids",
+    "DPReporter",
     "DPResolver",
     "DPVariant",
     "MinorPower",

@@ -100,7 +100,8 @@ def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
         return _void(judged, "a bid needs at least 1 DP")
     judged.dp = dp
     try:
-        parsed = variant.parse_order(m, bid.order, phase_kind="M", position=position, power=None)
+        parsed = variant.notation.parse_order(m, bid.order, phase_kind="M", position=position,
+                                              power=None)
     except OrderError as exc:
         return _void(judged, str(exc))
     order = parsed.order
@@ -115,7 +116,7 @@ def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
     if not m.is_minor(unit.power):
         return _void(
             judged,
-            f"{variant.format_unit(m, unit)} is {unit.power}'s, not a neutral unit: "
+            f"{variant.notation.format_unit(m, unit)} is {unit.power}'s, not a neutral unit: "
             "DP buy orders for neutral units only",
         )
     kind = _order_kind(checked)

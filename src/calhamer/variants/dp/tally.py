@@ -84,7 +84,8 @@ def default_order(variant: DPTerms, position: Position, province: int) -> Order:
     unit = position.units[province]
     for text in minor_powers(m)[unit.power].defaults:
         try:
-            parsed = variant.parse_order(m, text, phase_kind="M", position=position, power=None)
+            parsed = variant.notation.parse_order(m, text, phase_kind="M", position=position,
+                                                  power=None)
         except OrderError:
             continue
         order = parsed.order

@@ -16,7 +16,7 @@ What the variant changes:
   that fails and disbands the unit (rule 3.6);
 - every movement phase is followed by a retreat phase and every Fall by a Winter, needed or
   not, so that silence tells nothing (the staged release);
-- :meth:`Kriegsplomacy.power_view` builds each power's view in the source's notation
+- :meth:`KriegsplomacyVisibility.power_view` builds each power's view in the source's notation
   (``F Sev*-Bla [opp]``, ``Ita A ???-Tyo*``, ``Austria: (4) + 1;``).
 
 The package, by concern (each imports only those above it):
@@ -40,15 +40,15 @@ from typing import Any
 
 from calhamer.errors import PhaseError
 from calhamer.map import ARMY, Map, ProvinceId
-from calhamer.notation import ParsedOrder
+from calhamer.notation import Notation, ParsedOrder
 from calhamer.orders import AnyOrder, Move, Order
 from calhamer.phases import update_centers
 from calhamer.position import Phase, Position
-from calhamer.results import PhaseOutcome
+from calhamer.results import PhaseOutcome, Resolution
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal, check_movement_order, sea_route_exists
 from calhamer.variant import Variant
-from calhamer.views import PowerView
+from calhamer.views import PowerView, Visibility
 
 # Besides what the variant uses, every public name this module had before it became a
 # package, for the tests and library callers.
@@ -74,6 +74,82 @@ from .visibility import (  # noqa: F401
 )
 
 
+class KriegsplomacyNotation(Notation):
+    """The standard notation, with ``E`` and ``CE`` ending a movement order (rule 5)."""
+
+    def parse_order(
+        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    ) -> ParsedOrder:
+        """Orders are read against the power's own units only (an omitted unit type is never
+        taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
+        if position is not None:
+            position = known_position(position, m.find_power(power or "") or "")
+        return read_order(m, text, phase_kind=phase_kind, position=position, power=power)
+
+    def format_order(self, position: Position, order: AnyOrder) -> str:
+        if isinstance(order, Espionage | CounterEspionage):
+            return format_spy_order(position.map, order)
+        return super().format_order(position, order)
+
+
+class KriegsplomacyVisibility(Visibility):
+    """Fog of war: each power knows its own units and centres, and is told what the rules
+    release, phase by phase, in the source's notation."""
+
+    hidden_information = True
+
+    def known_position(self, position: Position, power: str) -> Position:
+        """What ``power`` knows: its own units, dislodged units and centres, and the centre
+        totals of every power it has been told (:func:`known_totals`); nothing else foreign."""
+        return known_position(position, power)
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """A power's view of a movement phase (its results and its spies' reports), of a
+        retreat phase (its retreats, its spies' news, its centres after a Fall) or of a winter
+        (the centre chart), in the source's notation."""
+        kind = outcome.before.phase.kind
+        if kind == "M":
+            return movement_view(self, outcome, power)
+        if kind == "R":
+            return retreat_view(self, outcome, power)
+        if kind == "A":
+            return winter_view(self, outcome, power)
+        return super().power_view(outcome, power)
+
+    def no_unit_message(
+        self,
+        position: Position,
+        power: str | None,
+        province: ProvinceId,
+        *,
+        dislodged: bool = False,
+    ) -> str:
+        """Said alike whether a foreign unit stands there or none (nothing foreign is told)."""
+        m = position.map
+        name = m.power(power).name if power and m.find_power(power) else (power or "you")
+        what = "dislodged unit" if dislodged else "unit"
+        return f"{name} has no {what} in {m.describe(province)}"
+
+    def carried_extra(
+        self,
+        before: Position,
+        after: Position,
+        resolution: Resolution | None,
+        extra: Mapping[str, object],
+    ) -> Mapping[str, object]:
+        """A movement phase's spies are remembered in the retreat phase after it (whose news
+        of every retreat they get), and forgotten after that phase."""
+        movement = before.phase.is_movement
+        if not movement and SPIES not in extra:
+            return extra
+        kept = {k: v for k, v in extra.items() if k != SPIES}
+        if movement and resolution is not None:
+            facts = MovementFacts.while_adjudicating(before, resolution, after.dislodged)
+            if spies := facts.spy_records():
+                kept[SPIES] = spies
+        return kept
+
+
 class Kriegsplomacy(Variant):
     """Kriegsplomacy rd07: fog of war, espionage and counter-espionage, flexible builds."""
 
@@ -81,8 +157,9 @@ class Kriegsplomacy(Variant):
     aliases = ("krieg", "kriegsplomacy-rd07", "rd07")
     title = "Kriegsplomacy"
     map_name = "kriegsplomacy"
-    hidden_information = True
     blocked_retreat_fails = True
+    notation = KriegsplomacyNotation()
+    visibility = KriegsplomacyVisibility()
 
     # -- phase documents: the spies whose retreat news is still to come -------------------------
 
@@ -101,7 +178,7 @@ class Kriegsplomacy(Variant):
             power = m.find_power(str(entry["power"]))
             if power is None:
                 raise PhaseError(f"extra.spies: {entry['power']!r} is not a power of this map")
-            unit = self.parse_unit(m, str(entry["unit"]), power)
+            unit = self.notation.parse_unit(m, str(entry["unit"]), power)
             sees = set()
             for code in entry["sees"]:
                 loc = m.find_location(str(code))
@@ -120,7 +197,7 @@ class Kriegsplomacy(Variant):
             SPIES: [
                 {
                     "power": s.power,
-                    "unit": self.format_unit(m, s.unit),
+                    "unit": self.notation.format_unit(m, s.unit),
                     "sees": sorted(m.provinces[p].code for p in s.sees),
                 }
                 for s in spies
@@ -128,39 +205,6 @@ class Kriegsplomacy(Variant):
         }
 
     # -- orders ------------------------------------------------------------------------------------
-
-    def known_position(self, position: Position, power: str) -> Position:
-        """What ``power`` knows: its own units, dislodged units and centres, and the centre
-        totals of every power it has been told (:func:`known_totals`); nothing else foreign."""
-        return known_position(position, power)
-
-    def parse_order(
-        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
-    ) -> ParsedOrder:
-        """Orders are read against the power's own units only (an omitted unit type is never
-        taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
-        if position is not None:
-            position = self.known_position(position, m.find_power(power or "") or "")
-        return read_order(m, text, phase_kind=phase_kind, position=position, power=power)
-
-    def format_order(self, position: Position, order: AnyOrder) -> str:
-        if isinstance(order, Espionage | CounterEspionage):
-            return format_spy_order(position.map, order)
-        return super().format_order(position, order)
-
-    def no_unit_message(
-        self,
-        position: Position,
-        power: str | None,
-        province: ProvinceId,
-        *,
-        dislodged: bool = False,
-    ) -> str:
-        """Said alike whether a foreign unit stands there or none (nothing foreign is told)."""
-        m = position.map
-        name = m.power(power).name if power and m.find_power(power) else (power or "you")
-        what = "dislodged unit" if dislodged else "unit"
-        return f"{name} has no {what} in {m.describe(province)}"
 
     def check_movement_order(self, position: Position, power: str | None, order: Order) -> Order:
         """Legality judged on what the power knows: its own units and the map.
@@ -172,8 +216,8 @@ class Kriegsplomacy(Variant):
         here = m.loc_province[order.loc]
         unit = position.units.get(here)
         if unit is None or (power is not None and unit.power != power):
-            raise Illegal(self.no_unit_message(position, power, here))
-        known = self.known_position(position, unit.power)
+            raise Illegal(self.visibility.no_unit_message(position, power, here))
+        known = known_position(position, unit.power)
         if isinstance(order, Move) and unit.type is ARMY:
             target = m.province_of(order.dest)
             if (
@@ -211,30 +255,3 @@ class Kriegsplomacy(Variant):
                 contested=frozenset(),
             )
         return None
-
-    def finish_outcome(self, outcome: PhaseOutcome, rules: Rules) -> PhaseOutcome:
-        """Remember each movement phase's spies in its retreat phase (whose news they get)."""
-        nxt = outcome.next
-        movement = outcome.before.phase.is_movement
-        if not movement and SPIES not in nxt.extra:
-            return outcome
-        extra = {k: v for k, v in nxt.extra.items() if k != SPIES}
-        if movement and (spies := MovementFacts.of(outcome).spy_records()):
-            extra[SPIES] = spies
-        new = nxt.replace(extra=extra)
-        if outcome.after is nxt:
-            outcome.after = new
-        outcome.next = new
-        return outcome
-
-    # -- views -------------------------------------------------------------------------------------
-
-    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
-        kind = outcome.before.phase.kind
-        if kind == "M":
-            return movement_view(self, outcome, power)
-        if kind == "R":
-            return retreat_view(self, outcome, power)
-        if kind == "A":
-            return winter_view(self, outcome, power)
-        return super().power_view(outcome, power)

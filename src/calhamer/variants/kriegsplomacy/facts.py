@@ -7,15 +7,24 @@ The lines built from these facts are in :mod:`calhamer.variants.kriegsplomacy.re
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from weakref import WeakKeyDictionary
+
 from calhamer.adjudicator import EMPTY, MOVE, SUPPORT, MovementResolver, OrderTable
 from calhamer.errors import PhaseError
 from calhamer.map import Map, ProvinceId
 from calhamer.orders import Order
+from calhamer.pieces import Dislodged
 from calhamer.position import Position
-from calhamer.results import INVALID, PhaseOutcome
+from calhamer.results import PhaseOutcome, Resolution
 
 from .names import by_code
 from .spying import CounterEspionage, Espionage, SpyRecord, spy_range
+
+# The facts of each resolution, worked out once: while the phase is adjudicated (for its spies)
+# or when its first view is built. Held weakly, so they go when the outcome goes; neither the
+# outcome nor its resolution is ever changed to hold them.
+_WORKED_OUT: WeakKeyDictionary[Resolution, MovementFacts] = WeakKeyDictionary()
 
 
 class MovementFacts:
@@ -24,37 +33,47 @@ class MovementFacts:
     ``attacked`` (rule 3.3), ``opposed`` (rule 3.4), spies and their ranges (rules 5 to 7).
     """
 
-    def __init__(self, outcome: PhaseOutcome) -> None:
-        resolver = outcome.detail.get("resolver")
-        if not isinstance(resolver, MovementResolver):
+    def __init__(
+        self, before: Position, resolution: Resolution | None, dislodged: Iterable[Dislodged]
+    ) -> None:
+        resolver = None if resolution is None else resolution.resolver
+        if resolution is None or not isinstance(resolver, MovementResolver):
             raise PhaseError(
                 "a Kriegsplomacy view needs the adjudication itself (adjudicate the phase "
                 "again rather than rebuilding it from stored results)"
             )
-        self.outcome = outcome
-        self.before: Position = outcome.before
-        self.m: Map = self.before.map
+        self.before: Position = before
+        self.m: Map = before.map
         self.r: MovementResolver = resolver
         self.t: OrderTable = resolver.table
         m = self.m
-        self.orders: dict[ProvinceId, Order] = {}
-        for results in outcome.results.values():
-            for res in results:
-                if res.result != INVALID and isinstance(res.order, Order):
-                    self.orders.setdefault(m.province_of(res.order.loc), res.order)
-        self.dislodged = {m.province_of(d.unit.loc) for d in outcome.dislodged}
-        self.attacked = {p: self._attacked(p) for p in self.before.units}
+        # The legal orders the resolver judged, by the province of their unit.
+        self.orders: Mapping[ProvinceId, Order] = resolution.orders
+        self.dislodged = {m.province_of(d.unit.loc) for d in dislodged}
+        self.attacked = {p: self._attacked(p) for p in before.units}
         self.spies = [
-            p for p in by_code(m, self.before.units)
+            p for p in by_code(m, before.units)
             if isinstance(self.orders.get(p), Espionage | CounterEspionage)
         ]
 
     @classmethod
     def of(cls, outcome: PhaseOutcome) -> MovementFacts:
-        """The facts of ``outcome``, worked out once however many views are built from it."""
-        facts = outcome.detail.get("kriegsplomacy")
-        if not isinstance(facts, cls) or facts.outcome is not outcome:
-            facts = outcome.detail["kriegsplomacy"] = cls(outcome)
+        """The facts of ``outcome``, worked out once however many views are built from it
+        (and reused from the adjudication, which worked them out for the spies)."""
+        resolution = outcome.resolution
+        facts = None if resolution is None else _WORKED_OUT.get(resolution)
+        if facts is None:
+            facts = cls(outcome.before, resolution, outcome.dislodged)
+            if resolution is not None:
+                _WORKED_OUT[resolution] = facts
+        return facts
+
+    @classmethod
+    def while_adjudicating(
+        cls, before: Position, resolution: Resolution, dislodged: Iterable[Dislodged]
+    ) -> MovementFacts:
+        """The facts of a movement phase being adjudicated, kept for the views of its outcome."""
+        facts = _WORKED_OUT[resolution] = cls(before, resolution, dislodged)
         return facts
 
     # -- rules 3.3 and 3.4 ------------------------------------------------------------------------

@@ -26,14 +26,15 @@ def told_invalid(power: str, res: OrderResult) -> OrderResult:
     return OrderResult(power, res.text, res.canonical, INVALID, res.reason)
 
 
-def own_results(facts: MovementFacts, power: str, prefix: bool = False) -> list[OrderResult]:
+def own_results(facts: MovementFacts, outcome: PhaseOutcome, power: str, prefix: bool = False
+                ) -> list[OrderResult]:
     """``power``'s orders as it is told them, each line in the source's notation: the
     orders given (invalid ones with the reason), then its units that held for want of a
     valid order."""
     out: list[OrderResult] = []
     m = facts.m
     abbreviation = f"{power_abbreviation(m, power)} " if prefix else ""
-    for res in facts.outcome.results.get(power, []):
+    for res in outcome.results.get(power, []):
         if res.result == INVALID:
             out.append(told_invalid(power, res))
         elif isinstance(res.order, Order):

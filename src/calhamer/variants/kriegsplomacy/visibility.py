@@ -12,8 +12,7 @@ from __future__ import annotations
 from calhamer.orders import Disband, Retreat
 from calhamer.position import Dislodged, Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
-from calhamer.variant import Variant
-from calhamer.views import KNOWN_TOTALS, Note, PowerView, centre_totals
+from calhamer.views import KNOWN_TOTALS, Note, PowerView, Visibility, centre_totals
 
 from .facts import MovementFacts
 from .names import by_code, power_abbreviation, short, short_unit
@@ -53,20 +52,20 @@ def known_position(position: Position, power: str) -> Position:
     )
 
 
-def _known(variant: Variant, position: Position, power: str | None) -> Position:
-    return position if power is None else variant.known_position(position, power)
+def _known(policy: Visibility, position: Position, power: str | None) -> Position:
+    return position if power is None else policy.known_position(position, power)
 
 
 # -- views -----------------------------------------------------------------------------------------
 
 
-def movement_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> PowerView:
+def movement_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -> PowerView:
     """A movement phase: ``power``'s own results and what its uncut spies saw."""
     facts = MovementFacts.of(outcome)
     before = outcome.before
     gm = power is None
     powers = [p for p in before.map.power_codes if p in outcome.results] if gm else [power]
-    results = {p: own_results(facts, p) for p in powers if p in outcome.results}
+    results = {p: own_results(facts, outcome, p) for p in powers if p in outcome.results}
     notes = []
     for spy in facts.spies:
         unit = before.units[spy]
@@ -80,8 +79,8 @@ def movement_view(variant: Variant, outcome: PhaseOutcome, power: str | None) ->
     dislodged = tuple(d for d in outcome.dislodged if gm or d.unit.power == power)
     return PowerView(
         power,
-        _known(variant, before, power),
-        _known(variant, outcome.next, power),
+        _known(policy, before, power),
+        _known(policy, outcome.next, power),
         results,
         dislodged,
         tuple(notes),
@@ -89,7 +88,7 @@ def movement_view(variant: Variant, outcome: PhaseOutcome, power: str | None) ->
     )
 
 
-def retreat_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> PowerView:
+def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -> PowerView:
     """A retreat phase: the fates of ``power``'s dislodged units, its spies' news of every
     retreat, and after a Fall its centres as the winter begins."""
     before = outcome.before
@@ -123,7 +122,8 @@ def retreat_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> 
                     results.setdefault(owner, []).append(told_invalid(owner, res))
     notes = []
     spies = before.extra.get(SPIES, ())
-    if not isinstance(spies, tuple):  # SpyRecords, as Kriegsplomacy.finish_outcome leaves them
+    # SpyRecords, as KriegsplomacyVisibility.carried_extra leaves them.
+    if not isinstance(spies, tuple):
         raise TypeError(f'extra["spies"] must be a tuple of SpyRecord, not {spies!r}')
     for spy in spies:
         if not gm and spy.power != power:
@@ -148,8 +148,8 @@ def retreat_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> 
                     notes.append(Note(title, (", ".join(owned) or "none",)))
     return PowerView(
         power,
-        _known(variant, before, power),
-        _known(variant, outcome.next, power),
+        _known(policy, before, power),
+        _known(policy, outcome.next, power),
         results,
         (),
         tuple(notes),
@@ -157,7 +157,7 @@ def retreat_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> 
     )
 
 
-def winter_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> PowerView:
+def winter_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -> PowerView:
     """A winter: ``power``'s own adjustments and every power's centres after it (rule 3.2)."""
     gm = power is None
     results = {
@@ -166,8 +166,8 @@ def winter_view(variant: Variant, outcome: PhaseOutcome, power: str | None) -> P
     chart = Note("Supply centres after the winter (rule 3.2)", tuple(centre_chart(outcome)))
     return PowerView(
         power,
-        _known(variant, outcome.before, power),
-        _known(variant, outcome.next, power),
+        _known(policy, outcome.before, power),
+        _known(policy, outcome.next, power),
         results,
         (),
         (chart,),

@@ -42,12 +42,13 @@ from typing import Any
 from calhamer import dice
 from calhamer.errors import PhaseError
 from calhamer.map import Location, Map
-from calhamer.notation import ParsedOrder
+from calhamer.notation import Notation, ParsedOrder
 from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
 from calhamer.variant import Variant
-from calhamer.views import Note, PowerView, full_view
+from calhamer.views import Note, PowerView, Visibility, full_view
 
 # Besides what the variant uses, the names the rest of calhamer and the tests have always
 # imported from here (``__all__`` is the public part, unchanged).
@@ -93,6 +94,56 @@ NEUTRAL = "NEUTRAL"
 _EXTRA_FIELDS = ("seed_hash", "armed", "dice", "retreat_blocked")
 
 
+class SuperdiplomacyNotation(Notation):
+    """Units as counted stacks (``3A VIE``) and orders that number the units they move."""
+
+    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
+        return parse_stack(m, spec, power)
+
+    def format_unit(self, m: Map, unit: Unit) -> str:
+        return format_stack(m, unit)
+
+    def parse_order(
+        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    ) -> ParsedOrder:
+        return parse_counted_order(m, text, phase_kind=phase_kind, position=position, power=power)
+
+    def format_order(self, position: Position, order: AnyOrder) -> str:
+        return format_counted_order(position.map, order)
+
+
+class SuperdiplomacyVisibility(Visibility):
+    """Everything is seen, as in the standard game; views add the battles and every throw."""
+
+    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
+        """Everything, as in the standard game, with the battles and every throw."""
+        view = full_view(outcome, power)
+        record = _dice_record(outcome)
+        if record is None:
+            return view
+        lines = tuple(line for line in dice_lines(outcome.before.map, record) if line)
+        note = Note("Battles and dice", lines)
+        return replace(view, notes=(*view.notes, note))
+
+
+class SuperdiplomacyReporter(Reporter):
+    """Battles and dice after a phase's results; the dice commitment with a position."""
+
+    def phase_notes(self, outcome: PhaseOutcome) -> list[str]:
+        record = _dice_record(outcome)
+        return [] if record is None else dice_report(outcome.before.map, record)
+
+    def position_notes(self, position: Position) -> list[str]:
+        lines = []
+        armed = position.extra.get("armed")
+        if armed:
+            lines.append(f"The Small Powers are armed (first attacked in {armed}).")
+        published = position.extra.get("seed_hash")
+        if published and position.phase.is_movement:
+            lines.append(f"Dice for {position.phase.code}: committed seed, SHA-256 {published}")
+        return lines
+
+
 class Superdiplomacy(Variant):
     """Superdiplomacy on the larger board (``docs/rules/superdiplomacy.md``)."""
 
@@ -101,6 +152,9 @@ class Superdiplomacy(Variant):
     title = "Superdiplomacy"
     map_name = "superdiplomacy"
     phases = STACK_PHASES
+    notation = SuperdiplomacyNotation()
+    visibility = SuperdiplomacyVisibility()
+    reporter = SuperdiplomacyReporter()
 
     # -- documents -----------------------------------------------------------------------------
 
@@ -144,52 +198,10 @@ class Superdiplomacy(Variant):
         return position.replace(extra=MappingProxyType(
             {**position.extra, "seed": seed, "seed_hash": dice.commitment(seed)}))
 
-    # -- notation -------------------------------------------------------------------------------
-
-    def parse_unit(self, m: Map, spec: str, power: str) -> Unit:
-        return parse_stack(m, spec, power)
-
-    def format_unit(self, m: Map, unit: Unit) -> str:
-        return format_stack(m, unit)
-
-    def parse_order(
-        self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
-    ) -> ParsedOrder:
-        return parse_counted_order(m, text, phase_kind=phase_kind, position=position, power=power)
-
-    def format_order(self, position: Position, order: AnyOrder) -> str:
-        return format_counted_order(position.map, order)
-
     # -- phases ---------------------------------------------------------------------------------
 
     def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
         return retreat_choices(position, entry)
-
-    # -- reports --------------------------------------------------------------------------------
-
-    def report_notes(self, outcome: PhaseOutcome) -> list[str]:
-        record = _dice_record(outcome)
-        return [] if record is None else dice_report(outcome.before.map, record)
-
-    def power_view(self, outcome: PhaseOutcome, power: str | None) -> PowerView:
-        """Everything, as in the standard game, with the battles and every throw."""
-        view = full_view(outcome, power)
-        record = _dice_record(outcome)
-        if record is None:
-            return view
-        lines = tuple(line for line in dice_lines(outcome.before.map, record) if line)
-        note = Note("Battles and dice", lines)
-        return replace(view, notes=(*view.notes, note))
-
-    def position_notes(self, position: Position) -> list[str]:
-        lines = []
-        armed = position.extra.get("armed")
-        if armed:
-            lines.append(f"The Small Powers are armed (first attacked in {armed}).")
-        published = position.extra.get("seed_hash")
-        if published and position.phase.is_movement:
-            lines.append(f"Dice for {position.phase.code}: committed seed, SHA-256 {published}")
-        return lines
 
 
 __all__ = [
@@ -197,6 +209,9 @@ __all__ = [
     "Component",
     "Stack",
     "Superdiplomacy",
+    "SuperdiplomacyNotation",
+    "SuperdiplomacyReporter",
+    "SuperdiplomacyVisibility",
     "adjustments_due",
     "count_of",
     "dice_report",

@@ -19,6 +19,7 @@ from calhamer.phases import Intake
 from calhamer.position import Position
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
+from calhamer.views import carry_forward
 
 from .notation import (
     CAPACITY,
@@ -102,7 +103,8 @@ def adjudicate_adjustments(position: Position, orders: Mapping[str, Any], rules:
         if stack is not None:
             units[p] = stack
     after = position.replace(units=units, extra=MappingProxyType(_lasting(position.extra)))
-    return PhaseOutcome(position, intake.finish(), after, advance(after, None), removed=removed)
+    after, nxt = carry_forward(position, None, after, advance(after, None))
+    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)
 
 
 def _build(position, intake, result, order, power, stacks, comp_of, spare, built, season) -> None:

@@ -16,8 +16,9 @@ from calhamer import dice
 from calhamer.map import FLEET, ProvinceId
 from calhamer.phases import Intake
 from calhamer.position import Dislodged, Phase, Position
-from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome, Result
+from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome, Resolution, Result
 from calhamer.rules import Rules
+from calhamer.views import carry_forward
 
 from .board import _Board
 from .forces import CONVOY, MOVE, SUPPORT, _Group, _Settled, sizes
@@ -67,14 +68,16 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
     armed = position.extra.get("armed")
     if armed is None and _attacks_small_power(board):
         armed = position.phase.code
-    record = {
-        "phase": position.phase.code,
-        "scheme": f"{dice.SCHEME} {LABEL}",
-        "seed": seed,
-        "seed_hash": position.extra.get("seed_hash") or (dice.commitment(seed) if seed else None),
-        "orders_digest": digest,
-        "battles": log,
-    }
+    published = position.extra.get("seed_hash")
+    throws = dice.DiceRecord(
+        phase=position.phase.code,
+        scheme=f"{dice.SCHEME} {LABEL}",
+        seed=seed,
+        seed_hash=str(published) if published else (dice.commitment(seed) if seed else None),
+        orders_digest=digest,
+        battles=log,
+    )
+    record = throws.to_json()  # as the next phase's document carries it
     extra = _lasting(position.extra, armed=armed)
     dislodged = []
     blocked_doc: dict[str, list[str]] = {}
@@ -99,6 +102,8 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
         extra=MappingProxyType({**extra, "dice": record}),
     )
     nxt = after if dislodged else advance(after, record)
+    resolution = Resolution(r, dice=throws)
+    after, nxt = carry_forward(position, resolution, after, nxt)
 
     def word_results() -> dict[str, list[OrderResult]]:
         explain = _Explainer(board, r, settled)
@@ -119,8 +124,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
 
     moved = {g.sector: g.exact for g in board.groups if g.kind == MOVE and r.moved(g)}
     return PhaseOutcome(before=position, results=word_results, after=after, next=nxt,
-                        dislodged=tuple(dislodged), moved=moved,
-                        detail={"dice": record, "resolver": r})
+                        dislodged=tuple(dislodged), moved=moved, resolution=resolution)
 
 
 def _attacks_small_power(board: _Board) -> bool:

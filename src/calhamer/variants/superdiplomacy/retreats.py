@@ -16,6 +16,7 @@ from calhamer.position import Dislodged, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
+from calhamer.views import carry_forward
 
 from .board import _retreat_targets
 from .notation import (
@@ -149,4 +150,5 @@ def adjudicate_retreats(position: Position, orders: Mapping[str, Any], rules: Ru
             removed.append(sector)
     after = position.replace(units=units, dislodged=(), contested=frozenset(),
                              extra=MappingProxyType(_lasting(position.extra)))
-    return PhaseOutcome(position, intake.finish(), after, advance(after, None), removed=removed)
+    after, nxt = carry_forward(position, None, after, advance(after, None))
+    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)

@@ -96,7 +96,7 @@ def _store_views(connection: sa.Connection) -> None:
 
     for game in connection.execute(sa.select(_games)).all():
         try:
-            if not find_variant(game.variant).hidden_information:
+            if not find_variant(game.variant).visibility.hidden_information:
                 continue
         except CalhamerError:
             continue

@@ -22,6 +22,7 @@ from calhamer.adjudicator import MovementResolver
 from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
+from calhamer.victory import STANDARD_VICTORY, VictoryRule
 from calhamer.views import full_view
 
 if TYPE_CHECKING:
@@ -52,6 +53,10 @@ class Variant:
     # or replaces them, or adds a kind (Arpiesse's summer exchange, "X").
     phases: ClassVar[Mapping[str, PhaseHandler]] = STANDARD_PHASES
     takes_bids: ClassVar[bool] = False  # DP variants: players bid for neutral units' orders
+    # When a game is over: a solo at the map's victory number of centres, the last power
+    # standing, a draw by the game's year limit or by agreement (:mod:`calhamer.victory`). A
+    # variant whose rules differ sets its own :class:`~calhamer.victory.VictoryRule`.
+    victory: ClassVar[VictoryRule] = STANDARD_VICTORY
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.

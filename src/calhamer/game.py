@@ -212,7 +212,7 @@ class Game:
     """A game in progress (or finished): its variant, rule edition and phase records.
 
     Besides the game file, a game is what a bot drives (the names a ``diplomacy`` package
-    user knows are offered too, see :ref:`the aliases <bot-aliases>` below):
+    user knows are offered too, see below):
 
     - what to order: :meth:`possible_orders` (``Order`` values) and
       :meth:`possible_order_texts` (their text), by the location of the unit or centre, for
@@ -226,6 +226,9 @@ class Game:
       :meth:`is_done`;
     - the past: :attr:`history` (each phase with its orders and results), :meth:`rollback`
       to an earlier phase, :meth:`copy`; :meth:`bot_view` is what one power may know now.
+
+    For readers coming from the ``diplomacy`` package, ``get_all_possible_orders()``,
+    ``get_orderable_locations(power)`` and ``is_game_done`` are offered under those names.
     """
 
     def __init__(
@@ -610,6 +613,25 @@ class Game:
             record.bids = {}
         self.draw_votes = set()
         self._last_outcome = None
+
+    # -- the names a ``diplomacy`` package user knows (bot-aliases) ------------------------------
+
+    def get_all_possible_orders(self) -> dict[str, list[str]]:
+        """Every power's possible orders as text, by location, in one mapping (as the
+        ``diplomacy`` package's method of that name gives them)."""
+        return {loc: texts for by_loc in self.all_possible_orders().values()
+                for loc, texts in by_loc.items()}
+
+    def get_orderable_locations(self, power: str | None = None
+                                ) -> list[str] | dict[str, list[str]]:
+        """:meth:`orderable_locations`: a list for one power, a mapping for all."""
+        found = self.orderable_locations(power)
+        return next(iter(found.values())) if power is not None else found
+
+    @property
+    def is_game_done(self) -> bool:
+        """:meth:`is_done`, as a property."""
+        return self.is_done()
 
     # -- playing --------------------------------------------------------------------------------
 

@@ -183,6 +183,8 @@ def _difference(before: Position, orders: Mapping[str, list[str]], ours: Positio
             if touched & provinces:
                 concerned.append(f"{power}: {line}")
                 kinds.add(type(order).__name__)
+                if isinstance(order, Move) and order.via_convoy:
+                    kinds.add("via")
     if ours.phase != theirs.phase:
         detail = f"calhamer goes on to {ours.phase.code}, the package to {theirs.phase.code}"
     else:
@@ -214,6 +216,8 @@ def _datc_section(before: Position, kinds: set[str]) -> str | None:
         return "DATC 6.H (retreating)"
     if before.phase.is_adjustment:
         return "DATC 6.I (building) and 6.J (civil disorder and disbands)"
+    if "via" in kinds:
+        return "DATC 6.G (convoying to adjacent places) and 4.A.3 (moves written via convoy)"
     if "Convoy" in kinds:
         return "DATC 6.F (convoys) and 6.G (convoying to adjacent places)"
     if "Support" in kinds:
@@ -258,7 +262,7 @@ def dip_order(position: Position, order: AnyOrder) -> str:
         target = unit_of(order.target, order.target_type)
         if order.dest is None:
             return f"{head} S {target}"
-        return f"{head} S {target} - {m.provinces[m.province_of(order.dest)].code}"
+        return f"{head} S {target} - {m.loc_names[order.dest]}"
     if isinstance(order, Convoy):
         return (f"{head} C A {m.provinces[m.province_of(order.army)].code} - "
                 f"{m.provinces[m.province_of(order.dest)].code}")
@@ -302,12 +306,13 @@ def _state(position: Position, game_id: str) -> dict[str, Any]:
             "builds": builds, "game_id": game_id, "map": "standard", "rules": []}
 
 
-def _dip_results(position: Position, results: Mapping[str, list[Mapping[str, str]]],
+def _dip_results(position: Position, results: Mapping[str, list[dict[str, str]]],
                  nxt: Position | None) -> dict[str, list[str]]:
     """Each unit's results as the package writes them: [] for success, else words."""
     m = position.map
     out: dict[str, list[str]] = {}
-    for unit in position.units.values():
+    # The package gives every unit an entry in movement phases, only ordered ones in winter.
+    for unit in position.units.values() if position.phase.is_movement else ():
         out[_dip_unit(m, unit.type, unit.loc)] = []
     for entry in position.dislodged:
         out[_dip_unit(m, entry.unit.type, entry.unit.loc)] = []
@@ -323,6 +328,7 @@ def _dip_results(position: Position, results: Mapping[str, list[Mapping[str, str
             if isinstance(order, Waive):
                 continue
             key = _dip_unit(m, order.unit_type, order.loc)
+            out.setdefault(key, [])
             if e["result"] == INVALID:
                 out.setdefault(key, []).append("void")
             elif e["result"] == FAILS:

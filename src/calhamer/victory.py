@@ -115,7 +115,7 @@ class VictoryRule:
         if elimination and len(alive) == 1:
             return GameEnd(Ending.ELIMINATION, (alive[0],), out, year,
                            f"{m.power(alive[0]).name} is the last power standing")
-        if elimination and not alive:  # only a board with no great power left (a test board): nobody won
+        if elimination and not alive:  # a board with no great power left: nobody won
             return GameEnd(Ending.DRAW, (), out, year, "no great power is left")
         agreed = set(draw_agreed_by)
         if agreed and all(p in agreed for p in alive):

@@ -354,3 +354,35 @@ def test_random_policy_builds_what_is_due() -> None:
     view.rng = random.Random(1)
     picks = random_policy(view, game.possible_orders("FRANCE"))
     assert len(picks) == 2 and all(isinstance(o, Build) for o in picks)
+
+
+def test_the_example_kriegsplomacy_bot_plays_from_its_own_view(monkeypatch) -> None:
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "examples" / "krieg_bot.py"
+    spec = importlib.util.spec_from_file_location("krieg_bot", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    seen: list[BotView] = []
+    policy = module.krieg_policy
+
+    def watching(view: BotView, options: dict) -> list:
+        seen.append(view)
+        return policy(view, options)
+
+    monkeypatch.setattr(module, "krieg_policy", watching)
+    game = module.play(1902)
+    assert game.is_done() and game.phase == "S1903M"
+    assert seen and all({u.power for u in v.position.units.values()} <= {v.power} for v in seen)
+    spied = [r for rec in game.history for rs in (rec.results or {}).values() for r in rs
+             if r["canonical"].endswith(" E")]
+    assert spied  # the bot used espionage
+
+
+def test_a_dask_run_without_the_cluster_extra_says_what_to_install(monkeypatch, capsys) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    assert main(["simulate", "--games", "2", "--dask", "local", "--quiet"]) == 2
+    assert "calhamer[cluster]" in capsys.readouterr().err

@@ -43,7 +43,6 @@ from calhamer.position import Phase, Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.rules import Rules, find_rules
 from calhamer.variants import find_variant
-from calhamer.variants.choices import neutral_orders, variant_orders
 from calhamer.victory import GameEnd
 from calhamer.views import PowerView, power_view, power_views
 
@@ -510,6 +509,10 @@ class Game:
         what each variant adds (:func:`calhamer.variants.choices.variant_orders`). Empty once
         the game is over.
         """
+        # Loaded on first use, like the variants it knows, so that commands that never list
+        # orders load none of them.
+        from calhamer.variants.choices import variant_orders
+
         if self.is_done():
             return {}
         position = self.current
@@ -559,6 +562,8 @@ class Game:
         every order it may buy for each neutral unit, by the unit's location (text, to bid as
         ``"1 DP: A BEL - HOL"`` with :meth:`set_bids`). ``(0, {})`` in other variants and
         phases."""
+        from calhamer.variants.choices import neutral_orders  # on first use, as above
+
         position = self.current
         code = self._power(power)
         if not position.variant.takes_bids or not position.phase.is_movement:

@@ -386,3 +386,33 @@ def test_a_dask_run_without_the_cluster_extra_says_what_to_install(monkeypatch, 
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
     assert main(["simulate", "--games", "2", "--dask", "local", "--quiet"]) == 2
     assert "calhamer[cluster]" in capsys.readouterr().err
+
+
+def test_a_solo_ends_the_game_and_process_refuses_with_the_reason() -> None:
+    won = _with_centres(Position.initial(), "FRANCE", 18)
+    game = Game("standard", "datc", [PhaseRecord("S1901M", won)])
+    assert game.is_done() and game.winner == "FRANCE" and game.is_game_done
+    end = game.result()
+    assert end is not None and end.ending is Ending.SOLO
+    with pytest.raises(GameError, match="France has won with 18 centres"):
+        game.process()
+    with pytest.raises(GameError, match="game is over"):
+        game.set_orders("FRANCE", ["A Par H"])
+
+
+def test_the_names_a_diplomacy_package_user_knows() -> None:
+    game = Game.new()
+    assert game.get_orderable_locations("ITALY") == ["NAP", "ROM", "VEN"]
+    everyone = game.get_orderable_locations()
+    assert isinstance(everyone, dict) and everyone["ITALY"] == ["NAP", "ROM", "VEN"]
+    every_order = game.get_all_possible_orders()
+    assert "A PAR - BUR" in every_order["PAR"] and "F STP/SC - BOT" in every_order["STP/SC"]
+    assert len(every_order) == 22 and game.is_game_done is False
+
+
+def test_the_public_names_for_bots() -> None:
+    import calhamer
+
+    for name in ("Game", "BotView", "random_policy", "GameEnd", "Ending", "VictoryRule",
+                 "possible_orders", "power_view", "Position"):
+        assert name in calhamer.__all__ and getattr(calhamer, name) is not None

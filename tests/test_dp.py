@@ -600,7 +600,7 @@ def test_secrecy_in_a_game_file(tmp_path) -> None:
     assert _lines(dp.adjudication_report(outcome)) == _lines(ADJUDICATION_REPORT)
     record = game.history[0]
     assert "TOUCOULEUR" not in json.dumps(record.results)
-    assert "bids" not in record.position and "bids" not in game.history[1].position
+    assert "bids" not in record.document and "bids" not in game.history[1].document
     # The gamemaster's file keeps them, apart, and the report rebuilt from it is the same.
     game.save(tmp_path / "g.json")
     again = Game.load(tmp_path / "g.json")
@@ -748,7 +748,7 @@ def test_a_whole_standard_dp_game_through_the_library() -> None:
                 game.set_orders(power, lines)
         outcome = game.process()
         nxt = outcome.next
-        assert dp.bids_of(nxt) == () and "bids" not in game.history[-1].position
+        assert dp.bids_of(nxt) == () and "bids" not in game.history[-1].document
         for unit in nxt.units.values():  # neutral units never leave home
             if nxt.map.is_minor(unit.power):
                 assert nxt.map.provinces[nxt.map.province_of(unit.loc)].home == unit.power

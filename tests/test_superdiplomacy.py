@@ -641,7 +641,7 @@ def test_the_year_runs_spring_builds_fall_retreats_winter() -> None:
     for _ in range(6):
         phase = game.current.phase
         seen.append(phase.code)
-        assert (game.record().position.get("seed") == "year") == phase.is_movement
+        assert (game.record().document.get("seed") == "year") == phase.is_movement
         game.process()
     assert seen == ["S1901M", "S1901A", "F1901M", "W1901A", "S1902M", "S1902A"]
     assert game.current.phase.code == "F1902M"
@@ -765,7 +765,7 @@ def test_the_seed_stays_secret_until_the_phase_is_processed() -> None:
     assert "seed" not in shown and "seed" not in position_to_json(game.current)
     revealed = game.phase_document("S1901M")
     assert revealed["seed"] == "hidden"
-    s1901a = game.record("S1901A").position
+    s1901a = game.record("S1901A").document
     assert s1901a["extra"]["dice"]["seed"] == "hidden"  # published with the results
 
 

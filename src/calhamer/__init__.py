@@ -4,8 +4,9 @@ The public surface: boards (:func:`load_map`), positions (:class:`Position`, whi
 :class:`Variant`), orders and their notation (:func:`parse_order`, :func:`format_order`), rule
 editions (:func:`find_rules`), adjudication (:func:`adjudicate`, which returns a
 :class:`PhaseOutcome`), every legal order (:func:`possible_orders`), what a power may see
-(:func:`power_view`), whole games (:class:`Game`), variants by name (:func:`find_variant`) and
-pictures (:func:`render_svg`).
+(:func:`power_view`), whole games (:class:`Game`, which a bot drives; :class:`BotView`,
+:func:`random_policy`), how games end (:class:`VictoryRule`, :class:`GameEnd`), variants by
+name (:func:`find_variant`) and pictures (:func:`render_svg`).
 
 :class:`Game` and :func:`render_svg` are loaded on first use, so that ``import calhamer`` stays
 quick and a program that never draws loads no renderer.
@@ -13,6 +14,7 @@ quick and a program that never draws loads no renderer.
 
 from typing import TYPE_CHECKING, Any
 
+from calhamer.bots import BotView, random_policy
 from calhamer.errors import (
     AmbiguousOrderError,
     CalhamerError,
@@ -32,6 +34,7 @@ from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import EDITIONS, Rules, find_rules
 from calhamer.variant import Variant
 from calhamer.variants import find_variant
+from calhamer.victory import Ending, GameEnd, VictoryRule
 from calhamer.views import power_view
 
 if TYPE_CHECKING:
@@ -45,12 +48,15 @@ __all__ = [
     "EDITIONS",
     "FLEET",
     "AmbiguousOrderError",
+    "BotView",
     "Build",
     "CalhamerError",
     "Convoy",
     "Disband",
     "Dislodged",
+    "Ending",
     "Game",
+    "GameEnd",
     "Hold",
     "IllegalOrderError",
     "InvalidOrderError",
@@ -70,6 +76,7 @@ __all__ = [
     "Unit",
     "UnitType",
     "Variant",
+    "VictoryRule",
     "Waive",
     "adjudicate",
     "find_rules",
@@ -81,6 +88,7 @@ __all__ = [
     "parse_orders",
     "possible_orders",
     "power_view",
+    "random_policy",
     "render_svg",
 ]
 

@@ -20,28 +20,30 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from calhamer import dice
+from calhamer.bots import BotView
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import (
     canonical_results,
     describe_error,
     order_text,
-    outcome_to_json,
     position_from_json,
     position_to_json,
     read_json,
 )
 from calhamer.map import Map
-from calhamer.orders import AnyOrder
+from calhamer.orders import AnyOrder, Build
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.rules import Rules, find_rules
 from calhamer.variants import find_variant
+from calhamer.victory import GameEnd
 from calhamer.views import PowerView, power_view, power_views
 
 FORMAT = "calhamer-game/1"
@@ -65,28 +67,99 @@ class OrderCheck:
         return self.problem is None
 
 
-@dataclass
 class PhaseRecord:
-    """One phase of a game: the position it started from, the orders, and the results."""
+    """One phase of a game: the position it started from, the orders, and the results.
 
-    phase: str
-    position: dict[str, Any]  # a phase document without orders
-    orders: dict[str, list[str]] = field(default_factory=dict)
-    results: dict[str, list[dict[str, str]]] | None = None
-    # A DP variant's secret bids, by bidding power ({"order": ..., "dp": ...} each); kept
-    # apart from the position and the results, which players see.
-    bids: dict[str, list[Any]] = field(default_factory=dict)
+    ``position`` is a :class:`~calhamer.position.Position`. A record made while playing holds
+    the position the adjudicator produced, never written out and read back; a record read
+    from a file holds its phase document until the position is first asked for, then the
+    position (read once, so a damaged past phase is reported when it is needed, naming its
+    entry). ``document`` is the phase document the game file stores (without orders; with a
+    dice phase's secret ``"seed"``, the gamemaster's). A record may be given a phase document
+    instead of a position (the web judge stores documents).
+    """
+
+    __slots__ = ("_document", "_position", "bids", "orders", "phase", "results", "rules",
+                 "where")
+
+    def __init__(
+        self,
+        phase: str,
+        position: Position | Mapping[str, Any],
+        orders: dict[str, list[str]] | None = None,
+        results: dict[str, list[dict[str, str]]] | None = None,
+        # A DP variant's secret bids, by bidding power ({"order": ..., "dp": ...} each); kept
+        # apart from the position and the results, which players see.
+        bids: dict[str, list[Any]] | None = None,
+        *,
+        rules: str | None = None,
+        where: str | None = None,
+    ) -> None:
+        self.phase = phase
+        self.orders: dict[str, list[str]] = orders if orders is not None else {}
+        self.results = results
+        self.bids: dict[str, list[Any]] = bids if bids is not None else {}
+        self.rules = rules
+        self.where = where  # how errors name the record ("phase entry 3 (F1901M)")
+        if isinstance(position, Position):
+            self._position: Position | None = position
+            self._document: dict[str, Any] | None = None
+        else:
+            self._position = None
+            self._document = dict(position)
+
+    @property
+    def position(self) -> Position:
+        """The position the phase started from (read from the document on first use)."""
+        if self._position is None:
+            assert self._document is not None
+            self._position = _position(self._document, self.where)
+        return self._position
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The phase document of ``position`` as the game file stores it (no orders)."""
+        if self._document is None:
+            position = self.position
+            doc = position_to_json(position, self.rules)
+            seed = position.extra.get("seed")
+            if isinstance(seed, str):
+                doc["seed"] = seed
+            self._document = doc
+        return self._document
+
+    @property
+    def seed(self) -> object:
+        """The phase's secret dice seed as recorded (Superdiplomacy), or None."""
+        if self._document is None and self._position is not None:
+            return self._position.extra.get("seed")
+        return self.document.get("seed")
+
+    def copy(self) -> PhaseRecord:
+        """A record that shares the (immutable) position, with its own orders and results."""
+        twin = PhaseRecord(
+            self.phase, self._position if self._position is not None else self.document,
+            {p: list(v) for p, v in self.orders.items()},
+            None if self.results is None else {p: [dict(e) for e in v]
+                                               for p, v in self.results.items()},
+            {p: list(v) for p, v in self.bids.items()}, rules=self.rules, where=self.where)
+        twin._document = self._document
+        return twin
 
     def to_json(self) -> dict[str, Any]:
         doc = {
             "phase": self.phase,
-            "position": self.position,
+            "position": self.document,
             "orders": self.orders,
             "results": self.results,
         }
         if self.bids:
             doc["bids"] = self.bids
         return doc
+
+    def __repr__(self) -> str:
+        done = "played" if self.results is not None else "current"
+        return f"<PhaseRecord {self.phase} ({done})>"
 
 
 def is_order_line(text: str) -> bool:
@@ -135,7 +208,27 @@ def check_orders(
 
 
 class Game:
-    """A game in progress (or finished): its variant, rule edition and phase records."""
+    """A game in progress (or finished): its variant, rule edition and phase records.
+
+    Besides the game file, a game is what a bot drives (the names a ``diplomacy`` package
+    user knows are offered too, see below):
+
+    - what to order: :meth:`possible_orders` (``Order`` values) and
+      :meth:`possible_order_texts` (their text), by the location of the unit or centre, for
+      every variant (espionage, Arpiesse's colours and exchanges, numbered stack orders);
+      :meth:`possible_bids` for a DP variant's neutral units; :meth:`orderable_locations`;
+      :meth:`orders_due` (the builds or removals due in winter, capped by the places there
+      are);
+    - playing: :meth:`set_orders` with text or ``Order`` values, :meth:`process`;
+    - the end: :meth:`result` (a :class:`~calhamer.victory.GameEnd`: a solo, the last power
+      standing, a draw by the year limit ``max_year`` or by agreement, :meth:`vote_draw`) and
+      :meth:`is_done`;
+    - the past: :attr:`history` (each phase with its orders and results), :meth:`rollback`
+      to an earlier phase, :meth:`copy`; :meth:`bot_view` is what one power may know now.
+
+    For readers coming from the ``diplomacy`` package, ``get_all_possible_orders()``,
+    ``get_orderable_locations(power)`` and ``is_game_done`` are offered under those names.
+    """
 
     def __init__(
         self,
@@ -143,15 +236,27 @@ class Game:
         rules: str,
         records: list[PhaseRecord],
         new_seed: Callable[[], str] | None = None,
+        *,
+        max_year: int | None = None,
     ) -> None:
         if not records:
             raise GameError("a game needs at least one phase")
         self.variant = find_variant(variant).name
         self.rules = find_rules(rules).name
         self._records = records
-        self._current: Position | None = None
+        for index, record in enumerate(records):
+            record.rules = record.rules or self.rules
+            record.where = record.where or _where(index, record)
         # Where the secret seeds of phases that throw dice come from (Superdiplomacy).
         self.new_seed: Callable[[], str] = new_seed or dice.new_seed
+        # The last year played (None: no limit): a phase of a later year ends the game in a
+        # draw (:mod:`calhamer.victory`).
+        self.max_year = max_year
+        # The powers that voted for a draw in the current phase (a vote lasts one phase).
+        self.draw_votes: set[str] = set()
+        # The adjudication of the last phase processed in this session, kept for the powers'
+        # views of it (a recorded phase would otherwise be adjudicated again).
+        self._last_outcome: PhaseOutcome | None = None
 
     # -- creating, loading, saving -------------------------------------------------------------
 
@@ -162,18 +267,20 @@ class Game:
         rules: str | None = None,
         *,
         new_seed: Callable[[], str] | None = None,
+        max_year: int | None = None,
     ) -> Game:
         """A game at the variant's start; ``rules`` defaults to the variant's edition.
 
         ``new_seed`` draws the secret seed of each phase that throws dice (by default 32
-        random bytes from the operating system; tests pass a fixed one).
+        random bytes from the operating system; tests and simulations pass their own).
+        ``max_year`` is the last year played: the game then ends in a draw of the survivors.
         """
         v = find_variant(variant)
         edition = find_rules(rules or v.default_rules).name
         start = Position.initial(variant=v)
         start = v.prepare_phase(start, new_seed or dice.new_seed)
-        record = _record(start, edition)
-        return cls(v.name, edition, [record], new_seed)
+        record = PhaseRecord(start.phase.code, start, rules=edition)
+        return cls(v.name, edition, [record], new_seed, max_year=max_year)
 
     @classmethod
     def from_json(cls, doc: Any) -> Game:
@@ -188,17 +295,25 @@ class Game:
         phases = doc.get("phases")
         if not isinstance(phases, list) or not phases:
             raise GameError('"phases" must be a non-empty list')
+        max_year = doc.get("max_year")
+        if max_year is not None and (isinstance(max_year, bool) or not isinstance(max_year, int)):
+            raise GameError(f'"max_year" must be a year (a whole number), not {max_year!r}')
         records = []
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
-        game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
-        game._current = _position(records[-1].position, _where(len(records) - 1, records[-1]))
+        game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records,
+                   max_year=max_year)
+        current = game.current  # the current phase is read now, its errors named
         # Every stored result is checked now, so that a bad one is reported with its phase
         # rather than failing a report. Earlier positions are read when they are needed
         # (by name too): ``verify`` must be able to report a tampered one as a mismatch.
-        for index, record in enumerate(records):
+        for record in records:
             if record.results is not None:
-                _check_results(record.results, game._current.map, _where(index, record))
+                _check_results(record.results, current.map, record.where or record.phase)
+        votes = doc.get("draw_votes", [])
+        if not isinstance(votes, list) or not all(isinstance(v, str) for v in votes):
+            raise GameError('"draw_votes" must be a list of powers')
+        game.draw_votes = {game._power(v) for v in votes}
         return game
 
     @classmethod
@@ -232,22 +347,35 @@ class Game:
             game.save(path)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "variant": self.variant,
-            "rules": self.rules,
-            "phases": [r.to_json() for r in self._records],
-        }
+        doc: dict[str, Any] = {"format": FORMAT, "variant": self.variant, "rules": self.rules}
+        # Written only when set, so a game without them keeps the file it always had.
+        if self.max_year is not None:
+            doc["max_year"] = self.max_year
+        if self.draw_votes:
+            m = self.current.map
+            doc["draw_votes"] = [p for p in m.power_codes if p in self.draw_votes]
+        doc["phases"] = [r.to_json() for r in self._records]
+        return doc
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the game to ``path`` atomically (the old file survives any failure)."""
         write_atomically(path, dumps_pretty(self.to_json()) + "\n")
 
+    def copy(self) -> Game:
+        """An independent copy: playing on either changes nothing in the other (positions,
+        being immutable, are shared)."""
+        twin = Game(self.variant, self.rules, [r.copy() for r in self._records],
+                    self.new_seed, max_year=self.max_year)
+        twin.draw_votes = set(self.draw_votes)
+        twin._last_outcome = self._last_outcome
+        return twin
+
     # -- questions ------------------------------------------------------------------------------
 
     @property
     def history(self) -> tuple[PhaseRecord, ...]:
-        """Every phase record, oldest first; the last one is the current phase."""
+        """Every phase record, oldest first, each with its position, orders and results; the
+        last one is the current phase."""
         return tuple(self._records)
 
     @property
@@ -257,10 +385,12 @@ class Game:
     @property
     def current(self) -> Position:
         """The position of the phase being played now."""
-        if self._current is None:
-            self._current = _position(self._records[-1].position,
-                                      _where(len(self._records) - 1, self._records[-1]))
-        return self._current
+        return self._records[-1].position
+
+    @property
+    def phase(self) -> str:
+        """The current phase's code (``S1901M``)."""
+        return self._records[-1].phase
 
     @property
     def orders(self) -> dict[str, list[str]]:
@@ -269,7 +399,28 @@ class Game:
 
     @property
     def winner(self) -> str | None:
-        return self.current.winner()
+        """The solo winner, or the last power standing; None otherwise (a draw included)."""
+        end = self.result()
+        return end.winner if end is not None else None
+
+    def result(self) -> GameEnd | None:
+        """How the game ended (:class:`~calhamer.victory.GameEnd`), or None while it goes on:
+        the variant's :class:`~calhamer.victory.VictoryRule` asked about the current phase,
+        with this game's year limit and draw votes."""
+        position = self.current
+        rule = position.variant.victory
+        # A game that began with one great power (a board set up to try orders on) is not
+        # won by elimination: nobody was eliminated.
+        try:
+            several = len(rule.contenders(self._records[0].position)) > 1
+        except GameError:  # a damaged first phase is reported where it is read, not here
+            several = True
+        return rule.result(position, max_year=self.max_year, draw_agreed_by=self.draw_votes,
+                           elimination=several)
+
+    def is_done(self) -> bool:
+        """Whether the game is over (a solo, the last power standing, or a draw)."""
+        return self.result() is not None
 
     def record(self, code: str | None = None) -> PhaseRecord:
         """The record of phase ``code`` (default: the current phase)."""
@@ -288,12 +439,10 @@ class Game:
         the judge reads them (comments and blank lines left out), so that adjudicating it
         reproduces the phase's results."""
         r = self.record(code)
-        index = self._records.index(r)
-        if index < len(self._records) - 1:  # (the current phase was read on loading)
-            # A bad position is refused here, naming its phase, rather than wherever the
-            # document is read.
-            _position(r.position, _where(index, r))
-        doc = dict(r.position)
+        # A bad position is refused here, naming its phase, rather than wherever the
+        # document is read.
+        r.position  # noqa: B018
+        doc = dict(r.document)
         if r.results is None:
             doc.pop("seed", None)  # a phase's dice seed stays secret until it is processed
         doc["rules"] = self.rules
@@ -307,11 +456,11 @@ class Game:
         """Phase ``code`` (default: current) as adjudicated: the position, with the phase's
         bids if any (secret), and the orders by power."""
         r = self.record(code)
-        doc = {**r.position, "bids": r.bids} if r.bids else r.position
-        if doc is self._records[-1].position:
-            position = self.current
-        else:
-            position = _position(doc, _where(self._records.index(r), r))
+        position = r.position
+        if r.bids:
+            # The bids join the position as the variant reads them from a phase document.
+            extra = position.variant.read_extra(position.map, {"bids": r.bids})
+            position = position.replace(extra=MappingProxyType({**position.extra, **extra}))
         orders = {p: order_lines(lines) for p, lines in r.orders.items()}
         return position, orders
 
@@ -330,10 +479,8 @@ class Game:
             if self._records[index].results is None:
                 raise GameError(f"phase {self._records[index].phase} has not been processed yet")
         r, following = self._records[index], self._records[index + 1]
-        before = _position(r.position, _where(index, r))
-        nxt = self.current if index + 1 == len(self._records) - 1 else _position(
-            following.position, _where(index + 1, following)
-        )
+        before = r.position
+        nxt = following.position
         results = {
             power: [
                 OrderResult(power, e.get("order", ""), e.get("canonical", ""), Result(e["result"]),
@@ -346,6 +493,150 @@ class Game:
         same_turn = (nxt.phase.year, nxt.phase.season) == (before.phase.year, before.phase.season)
         dislodged = nxt.dislodged if before.phase.is_movement and same_turn else ()
         return PhaseOutcome(before, results, nxt, nxt, dislodged=dislodged)
+
+    # -- what a bot needs -----------------------------------------------------------------------
+
+    def powers(self) -> list[str]:
+        """The great powers still in the game (those a player orders), in the map's order."""
+        position = self.current
+        return position.variant.victory.contenders(position)
+
+    def possible_orders(self, power: str) -> dict[str, list[AnyOrder]]:
+        """Every order ``power`` may give now, as ``Order`` values, by the name of the
+        location of the unit (or, in winter, of the centre) each is for (``"STP/SC"``).
+
+        Made from what the power may know (:func:`calhamer.options.possible_orders`), with
+        what each variant adds (:func:`calhamer.variants.choices.variant_orders`). Empty once
+        the game is over.
+        """
+        # Loaded on first use, like the variants it knows, so that commands that never list
+        # orders load none of them.
+        from calhamer.variants.choices import variant_orders
+
+        if self.is_done():
+            return {}
+        position = self.current
+        code = self._power(power)
+        names = position.map.loc_names
+        found = variant_orders(position, code, self.rules)
+        return {names[loc]: orders for loc, orders in found.items()}
+
+    def possible_order_texts(self, power: str) -> dict[str, list[str]]:
+        """:meth:`possible_orders` as text, in the variant's notation (what
+        :meth:`set_orders` reads back to the same orders)."""
+        base = self._known(power)
+        write = base.variant.notation.format_order
+        return {loc: [write(base, o) for o in orders]
+                for loc, orders in self.possible_orders(power).items()}
+
+    def all_possible_orders(self) -> dict[str, dict[str, list[str]]]:
+        """:meth:`possible_order_texts` of every power still in the game, by power."""
+        return {p: self.possible_order_texts(p) for p in self.powers()}
+
+    def orderable_locations(self, power: str | None = None) -> dict[str, list[str]]:
+        """The locations ``power`` (default: every power in the game) has orders for now,
+        by power: its units, its dislodged units, the centres it may build in or the units it
+        may remove."""
+        powers = [self._power(power)] if power is not None else self.powers()
+        return {p: list(self.possible_orders(p)) for p in powers}
+
+    def orders_due(self, power: str) -> int:
+        """How many orders ``power`` gives now that change the board in winter: the builds
+        due (positive, capped by the places it may build in) or the removals due (negative);
+        0 in other phases and for a power with nothing to adjust."""
+        position = self.current
+        code = self._power(power)
+        if not position.phase.is_adjustment:
+            return 0
+        due = position.adjustments().get(code, 0)
+        if due <= 0:
+            return due
+        room = 0
+        for orders in self.possible_orders(code).values():
+            builds = [int(getattr(o, "count", 1)) for o in orders if isinstance(o, Build)]
+            room += max(builds, default=0)
+        return min(due, room)
+
+    def possible_bids(self, power: str) -> tuple[int, dict[str, list[str]]]:
+        """A DP variant's bids open to ``power`` now: its Diplomacy Points for the phase, and
+        every order it may buy for each neutral unit, by the unit's location (text, to bid as
+        ``"1 DP: A BEL - HOL"`` with :meth:`set_bids`). ``(0, {})`` in other variants and
+        phases."""
+        from calhamer.variants.choices import neutral_orders  # on first use, as above
+
+        position = self.current
+        code = self._power(power)
+        if not (position.variant.bids is not None) or not position.phase.is_movement:
+            return 0, {}
+        allotment, found = neutral_orders(position, code, self.rules)
+        write = position.variant.notation.format_order
+        names = position.map.loc_names
+        return allotment, {names[loc]: [write(position, o) for o in orders]
+                           for loc, orders in found.items()}
+
+    def bot_view(self, power: str) -> BotView:
+        """What ``power`` may know now, for a bot: its known position (in Kriegsplomacy only
+        what it sees), its view of the last phase processed in this session, if any, and the
+        orders it may give."""
+        code = self._power(power)
+        last = None
+        if self._last_outcome is not None and self._last_outcome.next is self.current:
+            last = power_view(self._last_outcome, code)
+        return BotView(code, self.current.phase, self._known(code), last,
+                       self.orders_due(code), self.rules)
+
+    def _known(self, power: str) -> Position:
+        position = self.current
+        code = self._power(power)
+        return position.variant.visibility.known_position(position, code)
+
+    def vote_draw(self, power: str, agree: bool = True) -> GameEnd | None:
+        """Record ``power``'s vote for (or against) a draw in the current phase; when every
+        surviving power agrees, the game ends in a draw, which is returned."""
+        code = self._power(power)
+        if agree:
+            self.draw_votes.add(code)
+        else:
+            self.draw_votes.discard(code)
+        return self.result()
+
+    def rollback(self, code: str | None = None, *, keep_orders: bool = True) -> None:
+        """Go back to phase ``code`` (default: the phase before the current one): later phases
+        are forgotten and that phase is to be played again, with the orders given in it
+        unless ``keep_orders`` is false (its bids too)."""
+        if code is None:
+            if len(self._records) < 2:
+                raise GameError("no phase has been processed yet: there is nothing to go back to")
+            index = len(self._records) - 2
+        else:
+            index = self._records.index(self.record(code))
+        del self._records[index + 1:]
+        record = self._records[-1]
+        record.results = None
+        if not keep_orders:
+            record.orders = {}
+            record.bids = {}
+        self.draw_votes = set()
+        self._last_outcome = None
+
+    # -- the names a ``diplomacy`` package user knows (bot-aliases) ------------------------------
+
+    def get_all_possible_orders(self) -> dict[str, list[str]]:
+        """Every power's possible orders as text, by location, in one mapping (as the
+        ``diplomacy`` package's method of that name gives them)."""
+        return {loc: texts for by_loc in self.all_possible_orders().values()
+                for loc, texts in by_loc.items()}
+
+    def get_orderable_locations(self, power: str | None = None
+                                ) -> list[str] | dict[str, list[str]]:
+        """:meth:`orderable_locations`: a list for one power, a mapping for all."""
+        found = self.orderable_locations(power)
+        return next(iter(found.values())) if power is not None else found
+
+    @property
+    def is_game_done(self) -> bool:
+        """:meth:`is_done`, as a property."""
+        return self.is_done()
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -360,12 +651,12 @@ class Game:
         return code
 
     def _check_not_over(self) -> None:
-        winner = self.winner
-        if winner:
-            name = self.current.map.power(winner).name
-            raise GameError(f"the game is over: {name} has won")
+        end = self.result()
+        if end is not None:
+            raise GameError(f"the game is over: {end.reason}")
 
-    def set_orders(self, power: str, lines: Iterable[str | AnyOrder]) -> list[OrderCheck]:
+    def set_orders(self, power: str, lines: Iterable[str | AnyOrder], *,
+                   check: bool = True) -> list[OrderCheck]:
         """Replace ``power``'s orders for the current phase; return a check of each line.
 
         Each item is an order's text or an :class:`~calhamer.orders.Order` value (stored as
@@ -375,12 +666,14 @@ class Game:
         included, so nothing a player submitted is lost; when the phase is processed a
         ``#`` comment (a whole line, or the end of one) is not read as an order, and an
         unreadable or illegal order is judged ``invalid`` and its unit holds. The returned
-        checks (see :func:`check_orders`) tell the player what the judge made of each line.
+        checks (see :func:`check_orders`) tell the player what the judge made of each line;
+        with ``check`` false (a bot that took its orders from :meth:`possible_orders`) the
+        lines are stored unchecked and the list is empty, which saves an adjudication.
         """
         self._check_not_over()
         code = self._power(power)
         given = self._order_texts(lines)
-        checks = check_orders(self.current, {code: given}, self.rules)[code]
+        checks = check_orders(self.current, {code: given}, self.rules)[code] if check else []
         stored = [line for line in given if line.strip()]
         if stored:
             self._records[-1].orders[code] = stored
@@ -442,11 +735,14 @@ class Game:
         record = self._records[-1]
         position, orders = self.phase_input()
         outcome = adjudicate(position, orders, self.rules)
-        record.results = outcome_to_json(outcome, self.rules, views=False)["results"]  # canonical
+        record.results = results_to_json(outcome)
         # The next phase gets what it needs before orders are due (a committed dice seed).
-        outcome.next = find_variant(self.variant).prepare_phase(outcome.next, self.new_seed)
-        self._records.append(_record(outcome.next, self.rules))
-        self._current = outcome.next
+        outcome.next = position.variant.prepare_phase(outcome.next, self.new_seed)
+        self._records.append(PhaseRecord(outcome.next.phase.code, outcome.next,
+                                         rules=self.rules, where=_where_at(len(self._records),
+                                                                           outcome.next)))
+        self.draw_votes = set()
+        self._last_outcome = outcome
         return outcome
 
     def verify(self) -> list[PhaseCheck]:
@@ -459,20 +755,20 @@ class Game:
         variant = find_variant(self.variant)
         checks = []
         for index, r in enumerate(self._records[:-1]):
-            following = self._records[index + 1].position
+            following = self._records[index + 1].document
             notes: list[str] = []
             problems: list[str] = []
             try:
                 position, orders = self.phase_input(r.phase)
                 notes = variant.reporter.position_notes(position)
                 outcome = adjudicate(position, orders, self.rules)
-                results = outcome_to_json(outcome, self.rules, views=False)["results"]
+                results = results_to_json(outcome)
                 recorded_seed = following.get("seed")
                 # A seed that is not a string cannot be the one drawn: the next phase then
                 # differs from the record, which is reported below.
                 seed = recorded_seed if isinstance(recorded_seed, str) else ""
                 nxt = variant.prepare_phase(outcome.next, _returns(seed))
-                expected = _record(nxt, self.rules).position
+                expected = PhaseRecord(nxt.phase.code, nxt, rules=self.rules).document
             except CalhamerError as exc:
                 checks.append(PhaseCheck(r.phase, [f"cannot be judged again: {exc}"], notes))
                 continue
@@ -519,18 +815,6 @@ def _returns(seed: str) -> Callable[[], str]:
     return lambda: seed
 
 
-def _record(position: Position, rules: str) -> PhaseRecord:
-    """The record of a phase about to be played. A phase that throws dice keeps its secret
-    seed in the record's document (``"seed"``): the game file is the gamemaster's, and
-    :meth:`Game.phase_document` leaves the seed out until the phase is processed. Documents
-    made for players (``position_to_json``) never hold it."""
-    doc = position_to_json(position, rules)
-    seed = position.extra.get("seed")
-    if isinstance(seed, str):
-        doc["seed"] = seed
-    return PhaseRecord(position.phase.code, doc)
-
-
 def _position(doc: Mapping[str, Any], where: str | None = None) -> Position:
     """The position of a record's phase document; ``where`` (the phase entry) leads the
     message of any error."""
@@ -552,6 +836,20 @@ RESULT_FIELDS = ("order", "canonical", "result", "reason")
 def _where(index: int, record: PhaseRecord) -> str:
     """How messages name a phase of a game file."""
     return f"phase entry {index + 1} ({record.phase})"
+
+
+def _where_at(index: int, position: Position) -> str:
+    return f"phase entry {index + 1} ({position.phase.code})"
+
+
+def results_to_json(outcome: PhaseOutcome) -> dict[str, list[dict[str, str]]]:
+    """Each power's results as a game file records them: the ``"results"`` of
+    :func:`calhamer.formats.outcome_to_json`, without writing out the next phase."""
+    m = outcome.before.map
+    found = outcome.results
+    powers = [p for p in m.power_codes if p in found]
+    powers += sorted(p for p in found if p not in powers)
+    return canonical_results({p: [r.to_json() for r in found[p]] for p in powers})
 
 
 def _check_results(results: Mapping[str, Any], m: Map, where: str) -> None:
@@ -611,6 +909,7 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
     return PhaseRecord(
         code, dict(position), {str(p): list(v) for p, v in orders.items()},
         None if results is None else dict(results), {str(p): list(v) for p, v in bids.items()},
+        where=f"{where} ({code})",
     )
 
 

@@ -133,14 +133,9 @@ class Position:
         return {p: centers.get(p, 0) - units.get(p, 0) for p in set(units) | set(centers)}
 
     def winner(self) -> str | None:
-        """The power holding the map's victory number of centres, if any."""
-        need = self.map.victory_centers
-        if not need:
-            return None
-        for power, count in self.center_counts().items():
-            if count >= need:
-                return power
-        return None
+        """The great power holding the centres a solo needs (the map's victory number, as the
+        variant's :class:`~calhamer.victory.VictoryRule` counts them), if any."""
+        return self.variant.victory.solo(self)
 
     def status(self) -> list[str]:
         """Problems with this position as sentences; empty when it is sound."""

@@ -32,6 +32,7 @@ from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
 from calhamer.reporter import STANDARD_REPORTER, Reporter
+from calhamer.victory import STANDARD_VICTORY, VictoryRule
 from calhamer.views import STANDARD_VISIBILITY, Visibility
 
 if TYPE_CHECKING:
@@ -67,6 +68,10 @@ class Variant:
     reporter: ClassVar[Reporter] = STANDARD_REPORTER
     # Secret bids for orders, or None for a variant that takes none (all but the DP variants).
     bids: ClassVar[BidRule | None] = None
+    # When a game is over: a solo at the map's victory number of centres, the last power
+    # standing, a draw by the game's year limit or by agreement (:mod:`calhamer.victory`). A
+    # variant whose rules differ sets its own :class:`~calhamer.victory.VictoryRule`.
+    victory: ClassVar[VictoryRule] = STANDARD_VICTORY
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.

@@ -2,8 +2,9 @@
 
 ``io`` reads and writes for every command; ``phase`` has the commands on one phase document,
 ``games`` those on a game file, ``render`` draws pictures, and ``serve`` runs the web judge
-(its packages are imported only when it is used). The documents read and written are in
-``docs/formats.md``.
+(its packages are imported only when it is used); ``simulate`` plays many games with
+bots, ``interop`` reads and writes the ``diplomacy`` package's saved games. The documents
+read and written are in ``docs/formats.md``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 from typing import TextIO
 
-from calhamer.cli import games, phase, render, serve
+from calhamer.cli import games, interop, phase, render, serve, simulate
 from calhamer.cli.io import BAD_ORDERS, OK, USER_ERROR, Parser, UserError
 from calhamer.errors import CalhamerError
 
@@ -26,7 +27,7 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for group in (phase, games, serve, render):
+    for group in (phase, games, serve, render, simulate, interop):
         group.add_parsers(sub)
     return parser
 

@@ -78,7 +78,7 @@ def process_due_phase(
     phase.processed_by = worker
     row = PhaseRow(
         game_id=game.id, index=phase.index + 1, code=following.phase,
-        position=following.position,
+        position=following.document,
         required=required_powers(outcome.next, game.rules, phase.required), started_at=now,
     )
     session.add(row)

@@ -150,7 +150,7 @@ def create_game(
     for power in position.map.power_codes:
         session.add(Seat(game_id=game.id, power=power, invite_token=new_token()))
     session.add(PhaseRow(
-        game_id=game.id, index=0, code=record.phase, position=record.position,
+        game_id=game.id, index=0, code=record.phase, position=record.document,
         required=required_powers(position, game.rules), started_at=now,
     ))
     log(session, game.id, now, "created", f"{title}, rules {game.rules}, press {press}")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Iterator
 from typing import Any
 
+from calhamer import dispatch
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
@@ -16,12 +18,12 @@ from calhamer.cli.io import (
     UserError,
     dumps,
     full_report,
-    in_map_order,
     power_name,
     read_text,
 )
-from calhamer.game import Game, game_view, locked, write_atomically
-from calhamer.report import phase_report, position_report, power_position_report
+from calhamer.due import invalid_consequence
+from calhamer.game import Game, OrderCheck, locked, write_atomically
+from calhamer.messages import MessageLine, read_message
 from calhamer.rules import EDITIONS
 from calhamer.variants import find_variant, variant_names
 
@@ -83,28 +85,48 @@ def cmd_game_new(args: argparse.Namespace) -> int:
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
-    lines = read_text(args.orders).splitlines()  # before the lock: stdin may take its time
+    text = read_text(args.orders)  # before the lock: stdin may take its time
     with _changing_game(args.file) as game:
-        checks = game.set_orders(args.power, lines)
+        if args.every_line:
+            given = text.splitlines()
+            checks = game.set_orders(args.power, given)
+            ignored: list[MessageLine] = []
+        else:
+            # A whole message: greetings, signatures and quoted text are set aside, not stored.
+            message = read_message(game.current, text, game.current.map.find_power(args.power))
+            checks = game.set_orders(args.power, message.order_texts())
+            numbers = [line.number for line in message.orders]
+            checks = [dataclasses.replace(c, line=numbers[c.line - 1]) for c in checks]
+            ignored = message.ignored
     position = game.current
     power = position.map.find_power(args.power) or args.power
     bad = [c for c in checks if not c.ok]
-    for check in checks:
-        if check.ok:
-            print(f"ok     {check.canonical}")
-        else:
-            print(f"error  line {check.line}: {check.text.strip()}: {check.problem}")
+    listed: list[tuple[int, str]] = [(c.line, _check_line(c)) for c in checks]
+    listed += [(line.number, f"ignored line {line.number}: {line.text.strip()} ({line.set_aside})")
+               for line in ignored]
+    for _, text_line in sorted(listed, key=lambda item: item[0]):
+        print(text_line)
     name = power_name(position, power)
     count = f"{len(checks)} order{'s' if len(checks) != 1 else ''}"
     print(f"Stored {count} for {name} in {position.phase.code}.")
+    if ignored:
+        lines = f"{len(ignored)} line{'s' if len(ignored) != 1 else ''}"
+        print(f"Set aside {lines} that {'are' if len(ignored) != 1 else 'is'} not orders "
+              "(not stored).")
     if bad:
         print(
             f"calhamer: warning: {len(bad)} of {len(checks)} orders of {name} are invalid; "
-            "they are kept as written and will be judged invalid (the unit holds) unless "
-            "replaced",
+            f"they are kept as written and will be judged invalid ({invalid_consequence(position)}) "
+            "unless replaced",
             file=sys.stderr,
         )
     return OK
+
+
+def _check_line(check: OrderCheck) -> str:
+    if check.ok:
+        return f"ok     {check.canonical}"
+    return f"error  line {check.line}: {check.text.strip()}: {check.problem}"
 
 
 def cmd_game_bids(args: argparse.Namespace) -> int:
@@ -149,51 +171,41 @@ def cmd_game_process(args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(args: argparse.Namespace) -> int:
-    if args.as_power:
-        return _game_show_as(args)
-    if args.phase:
-        raise UserError("--phase goes with --as POWER (the gamemaster exports phases instead)")
     game = _load_game(args.file)
-    position = game.current
-    last = game.outcome()  # before printing: a bad earlier phase is an error, not half a page
-    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}\n",
-             position_report(position)]
-    if not game.winner:
-        received = game.orders
-        lines = [
-            f"{power_name(position, p)} ({len(received[p])})"
-            for p in in_map_order(position, received)
-        ]
-        parts.append(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
-    if last is not None:
-        parts += ["\n======\nLast phase\n\n", phase_report(last)]
-    sys.stdout.write("".join(parts))
+    power = _report_power(game, args.as_power) if args.as_power else None
+    # Everything is worked out before anything is printed, so an error comes alone.
+    if args.json:
+        doc = (dispatch.gamemaster_json(game, args.phase) if power is None
+               else dispatch.power_json(game, power, args.phase))
+        sys.stdout.write(dumps(doc) + "\n")
+    elif power is None:
+        sys.stdout.write(dispatch.gamemaster_text(game, args.file, args.phase))
+    else:
+        sys.stdout.write(dispatch.power_text(game, args.file, power, args.phase))
     return OK
 
 
-def _game_show_as(args: argparse.Namespace) -> int:
-    """What one power may know: its view of the current phase and of the last one played."""
-
-    game = _load_game(args.file)
+def _report_power(game: Game, text: str) -> str:
     current = game.current
-    power = current.map.find_power(args.as_power)
+    power = current.map.find_power(text)
     if power is None or current.map.is_minor(power):
         known = ", ".join(current.map.power_codes)
-        raise UserError(f"{args.as_power!r} is not a power of this game; the powers are {known}")
-    name = power_name(current, power)
-    # Everything is worked out before anything is printed, so an error comes alone.
-    parts = [f"Game {args.file}: {find_variant(game.variant).title}, rules {game.rules}, "
-             f"as {name} sees it\n"]
-    if args.phase is None:
-        parts.append(power_position_report(current, power))
-        if not game.winner:
-            mine = game.orders.get(power, [])
-            parts.append(f"\nYour orders received: {len(mine)}\n")
-    if args.phase is not None:
-        parts.append(phase_report(game_view(game, power, args.phase)))
-    elif len(game.phases) > 1:
-        parts += ["\n======\nLast phase\n\n", phase_report(game_view(game, power))]
-    sys.stdout.write("".join(parts))
+        raise UserError(f"{text!r} is not a power of this game; the powers are {known}")
+    return power
+
+
+def cmd_game_reports(args: argparse.Namespace) -> int:
+    """Every power's report (and the gamemaster's) as text and picture, into a folder."""
+    game = _load_game(args.file)
+    items = dispatch.reports(game, args.file, args.phase, pictures=not args.no_pictures)
+    try:
+        written = dispatch.write_reports(args.output, items)
+    except OSError as exc:
+        raise UserError(f"cannot write into {args.output}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path)
+    print(f"Wrote {len(items)} reports ({len(items) - 1} powers and the gamemaster's) "
+          f"into {args.output}.")
     return OK
 
 
@@ -254,7 +266,11 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("power", metavar="POWER")
     p.add_argument("orders", metavar="ORDERS",
-                   help="a text file of orders, one per line, or - for standard input")
+                   help="a text file of orders, one per line, or a whole e-mail message "
+                   "(greetings, signatures and quoted text are set aside and listed), "
+                   "or - for standard input")
+    p.add_argument("--every-line", action="store_true",
+                   help="store every line as an order, as given (no message reading)")
     p.set_defaults(run=cmd_game_orders)
 
     p = gsub.add_parser("bids", help="store a power's DP bids for the current phase",
@@ -279,13 +295,32 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(run=cmd_game_process)
 
-    p = gsub.add_parser("show", help="the current position and the last phase's results")
+    p = gsub.add_parser("show", help="the current position and the last phase's results",
+                        description="Show the game now: every unit, the orders received and "
+                        "missing, the builds, removals and retreats due, and the last phase's "
+                        "results. --as shows only what one power may know; --phase shows a "
+                        "processed phase; --json writes it all as JSON.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--as", dest="as_power", metavar="POWER",
                    help="show only what POWER may know: its units and its view of the results")
     p.add_argument("--phase", metavar="CODE",
-                   help="with --as: POWER's view of this processed phase, like S1901M")
+                   help="a processed phase, like S1901M: its full report (with --as, POWER's "
+                   "view of it)")
+    p.add_argument("--json", action="store_true", help="write JSON instead of text")
     p.set_defaults(run=cmd_game_show)
+
+    p = gsub.add_parser("reports", help="write every power's report (text and SVG) into a folder",
+                        description="Write each power's report, as a text file and an SVG "
+                        "picture, and the gamemaster's, into a folder, ready to send: "
+                        "PHASE-POWER.txt and PHASE-POWER.svg. Each power's report holds only "
+                        "what it may know. Without --phase: the game now, with the last "
+                        "phase's results; with --phase: that processed phase.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="FOLDER", required=True,
+                   help="the folder to write into (made if missing)")
+    p.add_argument("--phase", metavar="CODE", help="a processed phase, like S1901M")
+    p.add_argument("--no-pictures", action="store_true", help="write the text reports only")
+    p.set_defaults(run=cmd_game_reports)
 
     p = gsub.add_parser("export", help="a phase of the game as a phase document")
     p.add_argument("file", metavar="FILE")

@@ -114,10 +114,10 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
         print(f"Set aside {lines} that {'are' if len(ignored) != 1 else 'is'} not orders "
               "(not stored).")
     if bad:
+        what = invalid_consequence(position, power)
         print(
             f"calhamer: warning: {len(bad)} of {len(checks)} orders of {name} are invalid; "
-            f"they are kept as written and will be judged invalid ({invalid_consequence(position)}) "
-            "unless replaced",
+            f"they are kept as written and will be judged invalid ({what}) unless replaced",
             file=sys.stderr,
         )
     return OK

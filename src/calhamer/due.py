@@ -61,8 +61,8 @@ class Adjustment:
             usable = min(self.amount, len(self.build_in))
             extra = f"; only {usable} can be used" if usable < self.amount else ""
             return f"{name}: {count} (may build in {where}{extra})"
-        count = -self.amount
-        return f"{name}: {count} removal{'s' if count != 1 else ''}"
+        owed = -self.amount
+        return f"{name}: {owed} removal{'s' if owed != 1 else ''}"
 
 
 def adjustments_due(

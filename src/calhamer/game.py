@@ -150,6 +150,9 @@ class Game:
         self.rules = find_rules(rules).name
         self._records = records
         self._current: Position | None = None
+        # The gamemaster's settings (``"mail"``: the SMTP server and each power's address,
+        # see calhamer.mail); kept as read, never shown to players.
+        self.settings: dict[str, Any] = {}
         # Where the secret seeds of phases that throw dice come from (Superdiplomacy).
         self.new_seed: Callable[[], str] = new_seed or dice.new_seed
 
@@ -193,6 +196,10 @@ class Game:
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
         game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records)
         game._current = _position(records[-1].position, _where(len(records) - 1, records[-1]))
+        settings = doc.get("settings") or {}
+        if not isinstance(settings, Mapping):
+            raise GameError('"settings" must be a JSON object')
+        game.settings = dict(settings)
         # Every stored result is checked now, so that a bad one is reported with its phase
         # rather than failing a report. Earlier positions are read when they are needed
         # (by name too): ``verify`` must be able to report a tampered one as a mismatch.
@@ -232,12 +239,11 @@ class Game:
             game.save(path)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "variant": self.variant,
-            "rules": self.rules,
-            "phases": [r.to_json() for r in self._records],
-        }
+        doc: dict[str, Any] = {"format": FORMAT, "variant": self.variant, "rules": self.rules}
+        if self.settings:
+            doc["settings"] = self.settings
+        doc["phases"] = [r.to_json() for r in self._records]
+        return doc
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the game to ``path`` atomically (the old file survives any failure)."""

@@ -209,6 +209,96 @@ def cmd_game_reports(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_game_settings(args: argparse.Namespace) -> int:
+    """Set (or show) the game's mail settings: the SMTP server and each power's address."""
+    from calhamer.mail import MailError, MailSettings, check_address
+
+    changes = (args.smtp, args.sender, args.security, args.user, args.gamemaster, args.address)
+    if not any(c is not None and c != [] for c in changes):
+        game = _load_game(args.file)
+        mail = game.settings.get("mail")
+        print(dumps(mail) if mail else "No mail settings yet.")
+        return OK
+    with _changing_game(args.file) as game:
+        doc = dict(game.settings.get("mail") or {})
+        try:
+            if args.smtp is not None:
+                host, colon, port = args.smtp.rpartition(":")
+                if colon and port.isdigit():
+                    doc["host"], doc["port"] = host, int(port)
+                else:
+                    doc["host"] = args.smtp
+                    doc.pop("port", None)
+            if args.sender is not None:
+                doc["from"] = check_address(args.sender, "--from")
+            if args.security is not None:
+                doc["security"] = args.security
+            if args.user is not None:
+                doc["user"] = args.user
+            if args.gamemaster is not None:
+                doc["gamemaster"] = check_address(args.gamemaster, "--gamemaster")
+            addresses = dict(doc.get("addresses") or {})
+            for item in args.address or []:
+                name, equals, address = item.partition("=")
+                if not equals:
+                    raise UserError(f"--address {item!r}: write POWER=ADDRESS, like "
+                                    "FRANCE=anne@example.org")
+                power = _report_power(game, name.strip())
+                addresses[power] = check_address(address, f"the address of {name.strip()}")
+            doc["addresses"] = addresses
+            settings = MailSettings.from_json(doc) if "host" in doc and "from" in doc else None
+        except MailError as exc:
+            raise UserError(str(exc)) from None
+        game.settings["mail"] = settings.to_json() if settings else doc
+    print(dumps(game.settings["mail"]))
+    missing = [power_name(game.current, p) for p in dispatch.recipients(game)
+               if p not in game.settings["mail"].get("addresses", {})]
+    if missing:
+        print(f"No address yet for {', '.join(missing)}.")
+    return OK
+
+
+def cmd_game_mail(args: argparse.Namespace) -> int:
+    """Send each power its report (and the gamemaster the full one) by e-mail."""
+    from calhamer.mail import PASSWORD_VARIABLE, MailError, MailSettings, compose, send_reports
+
+    game = _load_game(args.file)
+    try:
+        settings = MailSettings.from_json(game.settings.get("mail"))
+    except MailError as exc:
+        raise UserError(str(exc)) from None
+    items = dispatch.reports(game, args.file, args.phase)
+    if args.only:
+        wanted = {_report_power(game, p) for p in args.only}
+        items = [r for r in items if r.power in wanted]
+    label = os.path.basename(args.file)
+    if args.dry_run:
+        for report in items:
+            address = settings.address_of(report.power)
+            if address is None:
+                print(f"not sent  {report.name}: no address in the mail settings")
+                continue
+            message = compose(settings, report, label)
+            print(f"would send  {report.name} <{address}>: {message['Subject']} "
+                  f"({len(report.text.splitlines())} lines and a picture)")
+        return OK
+    try:
+        sent = send_reports(settings, items, label, password=os.environ.get(PASSWORD_VARIABLE))
+    except MailError as exc:
+        raise UserError(str(exc)) from None
+    for item in sent:
+        if item.ok:
+            print(f"sent      {item.report.name} <{item.address}>")
+        else:
+            print(f"not sent  {item.report.name}: {item.problem}")
+    failed = [s for s in sent if not s.ok]
+    if failed:
+        print(f"calhamer: warning: {len(failed)} report{'s' if len(failed) != 1 else ''} not "
+              "sent", file=sys.stderr)
+        return BAD_ORDERS
+    return OK
+
+
 def cmd_game_export(args: argparse.Namespace) -> int:
     game = _load_game(args.file)
     text = dumps(game.phase_document(args.phase)) + "\n"
@@ -321,6 +411,37 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--phase", metavar="CODE", help="a processed phase, like S1901M")
     p.add_argument("--no-pictures", action="store_true", help="write the text reports only")
     p.set_defaults(run=cmd_game_reports)
+
+    p = gsub.add_parser("settings", help="set the SMTP server and each power's e-mail address",
+                        description="Set the game's mail settings, kept in the game file: the "
+                        "SMTP server, the sender, the gamemaster's address and each power's. "
+                        "Without options, show them. The SMTP password is never stored: "
+                        "'game mail' reads it from CALHAMER_SMTP_PASSWORD.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--smtp", metavar="HOST[:PORT]", help="the SMTP server")
+    p.add_argument("--security", choices=["none", "starttls", "ssl"],
+                   help="how to talk to it (default none; ports 25, 587, 465 by default)")
+    p.add_argument("--user", metavar="NAME", help="the SMTP login, if the server needs one")
+    p.add_argument("--from", dest="sender", metavar="ADDRESS", help="the sender of the reports")
+    p.add_argument("--gamemaster", metavar="ADDRESS",
+                   help="where the gamemaster's full report goes")
+    p.add_argument("--address", action="append", metavar="POWER=ADDRESS",
+                   help="a power's address (repeat for each power)")
+    p.set_defaults(run=cmd_game_settings)
+
+    p = gsub.add_parser("mail", help="e-mail each power its report through the SMTP server",
+                        description="Send each power its report (text, with the SVG picture "
+                        "attached) and the gamemaster the full one, through the SMTP server "
+                        "of the game's mail settings (see 'game settings'). Each power is "
+                        "sent only what it may know. Exit status 1 if a report was not sent.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--phase", metavar="CODE",
+                   help="a processed phase (default: the game now, with the last results)")
+    p.add_argument("--only", action="append", metavar="POWER",
+                   help="send only this power's report (repeatable)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="say what would be sent, and send nothing")
+    p.set_defaults(run=cmd_game_mail)
 
     p = gsub.add_parser("export", help="a phase of the game as a phase document")
     p.add_argument("file", metavar="FILE")

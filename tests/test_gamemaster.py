@@ -373,5 +373,19 @@ def test_game_bids_echoes_a_line_per_bid(capsys, tmp_path) -> None:
                        str(_file(tmp_path, "b.txt", "1 DP: A Bel H\n\n9 DP: A Zzz H\n")))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("ok     1 DP: A BEL H") or lines[0].startswith("ok ")
+    assert lines[:2] == ["ok     1 DP: A Bel H",
+                         'error  line 3: 9 DP: A Zzz H: "Zzz" is not a province (column 3)']
     assert any(line.startswith("error  line 3: 9 DP: A Zzz H") for line in lines)
+
+
+def test_verify_speaks_of_dice_only_in_a_game_that_throws_them(capsys, tmp_path) -> None:
+    game = new_game(capsys, tmp_path)
+    run(capsys, "game", "process", game)
+    code, out, _ = run(capsys, "verify", game)
+    assert code == 0 and "All 1 processed phases come out exactly as recorded." in out
+    assert "seed" not in out
+    dice = str(tmp_path / "sd.json")
+    assert run(capsys, "game", "new", dice, "--variant", "superdiplomacy")[0] == 0
+    run(capsys, "game", "process", dice)
+    code, out, _ = run(capsys, "verify", dice)
+    assert code == 0 and "(every dice seed matches its commitment)" in out

@@ -22,7 +22,7 @@ from calhamer.cli.io import (
     read_text,
 )
 from calhamer.due import invalid_consequence
-from calhamer.game import Game, OrderCheck, locked, write_atomically
+from calhamer.game import Game, OrderCheck, is_order_line, locked, write_atomically
 from calhamer.messages import MessageLine, read_message
 from calhamer.rules import EDITIONS
 from calhamer.variants import find_variant, variant_names
@@ -137,8 +137,23 @@ def cmd_game_bids(args: argparse.Namespace) -> int:
     power = position.map.find_power(args.power) or args.power
     count = len(game.bids.get(power, []))
     name = power_name(position, power)
+    # One line per bid, as for orders; then the problems of the bids together (the allotment).
+    variant = find_variant(game.variant)
+    told: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not is_order_line(line):
+            continue
+        bid = line.strip()
+        # A bid's own problems start with the bid; the allotment is the bids' together.
+        alone = [p for p in variant.check_bids(position, power, [bid]) if p[:1] == bid[:1]]
+        told.update(alone)
+        if not alone:
+            print(f"ok     {bid}")
+        for problem in alone:
+            print(f"error  line {number}: {problem}")
     for problem in problems:
-        print(f"error  {problem}")
+        if problem not in told:
+            print(f"error  {problem}")
     print(f"Stored {count} bid{'s' if count != 1 else ''} for {name} in {position.phase.code}.")
     if problems:
         print(
@@ -329,8 +344,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     elif bad:
         print(f"{bad} of {len(checks)} phases do not come out as recorded.")
     else:
+        # Only a game that throws dice (Superdiplomacy) records seeds to check.
+        dice = any("seed" in r.position for r in game.history)
         print(f"All {len(checks)} processed phases come out exactly as recorded"
-              " (every dice seed matches its commitment).")
+              + (" (every dice seed matches its commitment)." if dice else "."))
     return BAD_ORDERS if bad else OK
 
 

@@ -389,3 +389,15 @@ def test_verify_speaks_of_dice_only_in_a_game_that_throws_them(capsys, tmp_path)
     run(capsys, "game", "process", dice)
     code, out, _ = run(capsys, "verify", dice)
     assert code == 0 and "(every dice seed matches its commitment)" in out
+
+
+def test_render_refuses_a_jpg_rather_than_writing_svg_into_it(capsys, tmp_path) -> None:
+    game = new_game(capsys, tmp_path)
+    target = tmp_path / "map.jpg"
+    code, out, err = run(capsys, "render", game, "-o", str(target))
+    assert code == 2 and out == "" and not target.exists()
+    assert "calhamer draws SVG and PNG pictures, not JPG" in err
+    assert f"-o {tmp_path / 'map'}.png" in err
+    # Asked for in so many words, SVG may go under any name.
+    assert run(capsys, "render", game, "-o", str(target), "--format", "svg")[0] == 0
+    assert target.read_text().startswith("<svg")

@@ -401,3 +401,20 @@ def test_render_refuses_a_jpg_rather_than_writing_svg_into_it(capsys, tmp_path) 
     # Asked for in so many words, SVG may go under any name.
     assert run(capsys, "render", game, "-o", str(target), "--format", "svg")[0] == 0
     assert target.read_text().startswith("<svg")
+
+
+def test_the_dp_report_lists_players_orders_as_given_and_missing_ones_as_holds() -> None:
+    from calhamer.report import phase_report
+
+    game = Game.new("standard-dp")
+    game.set_orders("FRANCE", ["A Par - Pic", "f bre - mao", "A Mar - Pqris"])
+    game.set_bids("FRANCE", ["3 DP: A Bel - Pic"])
+    report = phase_report(game.process())
+    france = report.split("France\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.strip()[:14].strip()
+            for line in france] == ["A Par - Pic", "F Bre - Mao", "A Mar - Pqris", "A Mar H"]
+    assert france[3].endswith("Holds (no valid order given)")
+    assert france[2].split(None, 4)[-1].startswith('Invalid: "Pqris" is not a province')
+    assert "    A Lvp H                 Holds (no valid order given)" in report
+    # A neutral unit no one bought an order for holds by the rules, as the ruleset writes it.
+    assert "    A Hol H                 Succeeds" in report

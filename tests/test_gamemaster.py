@@ -418,3 +418,15 @@ def test_the_dp_report_lists_players_orders_as_given_and_missing_ones_as_holds()
     assert "    A Lvp H                 Holds (no valid order given)" in report
     # A neutral unit no one bought an order for holds by the rules, as the ruleset writes it.
     assert "    A Hol H                 Succeeds" in report
+
+
+def test_superdiplomacy_pictures_exist_as_its_rules_document_says(capsys, tmp_path) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "superdiplomacy.md")
+    text = doc.read_text(encoding="utf-8")
+    assert "No map picture" not in text and "## 12. Pictures" in text
+    game = new_game(capsys, tmp_path, "superdiplomacy")
+    target = tmp_path / "sd.svg"
+    assert run(capsys, "render", game, "-o", str(target))[0] == 0
+    svg = target.read_text()
+    assert 'id="prov-ICE"' in svg and 'id="prov-SWI"' in svg  # the new sectors are drawn
+    assert "2 units" in svg  # a starting stack of two, with its count

@@ -430,3 +430,27 @@ def test_superdiplomacy_pictures_exist_as_its_rules_document_says(capsys, tmp_pa
     svg = target.read_text()
     assert 'id="prov-ICE"' in svg and 'id="prov-SWI"' in svg  # the new sectors are drawn
     assert "2 units" in svg  # a starting stack of two, with its count
+
+
+def _jsonl(tmp_path: Path, count: int) -> str:
+    from calhamer.formats import position_to_json
+    from calhamer.position import Position
+
+    line = json.dumps({**position_to_json(Position.initial(), "datc"),
+                       "orders": {"FRANCE": ["A Par - Bur"]}})
+    return str(_file(tmp_path, "phases.jsonl", (line + "\n") * count))
+
+
+def test_adjudicate_jsonl_shows_progress_on_stderr_only_when_asked(capsys, tmp_path) -> None:
+    source = _jsonl(tmp_path, 3)
+    code, out, err = run(capsys, "adjudicate", "--jsonl", source)
+    assert code == 0 and len(out.splitlines()) == 3 and err == ""  # not a terminal: silent
+    code, out, err = run(capsys, "adjudicate", "--jsonl", "--progress", source)
+    assert code == 0 and len(out.splitlines()) == 3  # stdout holds the documents only
+    assert "3/3" in err
+
+
+def test_progress_without_tqdm_is_a_line_of_its_own(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # as if not installed
+    code, _, err = run(capsys, "adjudicate", "--jsonl", "--progress", _jsonl(tmp_path, 2))
+    assert code == 0 and err.endswith("\r2/2 phases\n")

@@ -9,12 +9,12 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
-from test_kriegsplomacy import BUILDS_1900, FALL_1901, SPRING_1901
 
 from calhamer.cli import main
 from calhamer.due import adjustments_due, invalid_consequence, missing_orders
 from calhamer.game import Game
 from calhamer.messages import NOT_AN_ORDER, QUOTED, SIGNATURE, read_message
+from test_kriegsplomacy import BUILDS_1900, SPRING_1901
 
 KP = "kriegsplomacy"
 
@@ -206,7 +206,7 @@ class _Inbox:
     def __init__(self) -> None:
         self.messages: list[tuple[list[str], bytes]] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server, session, envelope):
         self.messages.append((list(envelope.rcpt_tos), envelope.content))
         return "250 OK"
 
@@ -261,14 +261,14 @@ def test_game_mail_sends_each_power_only_its_own_report(capsys, tmp_path, smtp_s
 def test_game_mail_without_settings_or_with_a_dead_server_is_a_clear_error(capsys,
                                                                            tmp_path) -> None:
     game = new_game(capsys, tmp_path)
-    code, out, err = run(capsys, "game", "mail", game)
+    code, _, err = run(capsys, "game", "mail", game)
     assert code == 2 and "this game has no mail settings" in err and "Traceback" not in err
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again: nobody listens there
     assert run(capsys, "game", "settings", game, "--smtp", f"127.0.0.1:{port}", "--from",
                "gm@example.org", "--address", "france=anne@example.org")[0] == 0
-    code, out, err = run(capsys, "game", "mail", game)
+    code, _, err = run(capsys, "game", "mail", game)
     assert code == 2 and f"cannot reach the SMTP server 127.0.0.1:{port}" in err
     code, _, err = run(capsys, "game", "settings", game, "--address", "france=not an address")
     assert code == 2 and "is not an e-mail address" in err
@@ -454,3 +454,25 @@ def test_progress_without_tqdm_is_a_line_of_its_own(capsys, tmp_path, monkeypatc
     monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # as if not installed
     code, _, err = run(capsys, "adjudicate", "--jsonl", "--progress", _jsonl(tmp_path, 2))
     assert code == 0 and err.endswith("\r2/2 phases\n")
+
+
+def test_every_subcommand_has_a_description_and_a_line_in_help(capsys) -> None:
+    import argparse
+
+    from calhamer.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, str, str]]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                helps = {c.dest: c.help for c in action._choices_actions}
+                for name, sub in action.choices.items():
+                    found.append((f"{path} {name}", sub.description or "", helps.get(name) or ""))
+                    found += walk(sub, f"{path} {name}")
+        return found
+
+    commands = walk(build_parser(), "calhamer")
+    assert {"calhamer game mail", "calhamer game reports", "calhamer game settings"} <= {
+        c for c, _, _ in commands}
+    assert [c for c, description, _ in commands if not description] == []
+    assert [c for c, _, line in commands if not line] == []

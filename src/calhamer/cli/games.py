@@ -360,7 +360,9 @@ def add_parsers(sub: Any) -> None:
     gsub = g.add_subparsers(dest="game_command", metavar="ACTION", parser_class=Parser)
     gsub.required = True
 
-    p = gsub.add_parser("new", help="start a game file")
+    p = gsub.add_parser("new", help="start a game file",
+                        description="Start a game of a variant in a new game file (JSON), at "
+                        "the variant's first phase; --force replaces an existing file.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
@@ -398,7 +400,11 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
     p.set_defaults(run=cmd_game_tally)
 
-    p = gsub.add_parser("process", help="adjudicate the current phase and move on")
+    p = gsub.add_parser("process", help="adjudicate the current phase and move on",
+                        description="Adjudicate the current phase with the orders stored "
+                        "(units without a valid order hold, dislodged units without one are "
+                        "disbanded, missing removals follow the civil-disorder rule), print "
+                        "the gamemaster's report and move the game to its next phase.")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(run=cmd_game_process)
 
@@ -460,7 +466,10 @@ def add_parsers(sub: Any) -> None:
                    help="say what would be sent, and send nothing")
     p.set_defaults(run=cmd_game_mail)
 
-    p = gsub.add_parser("export", help="a phase of the game as a phase document")
+    p = gsub.add_parser("export", help="a phase of the game as a phase document",
+                        description="Write a phase of the game as a phase document (JSON) "
+                        "with its orders as the judge reads them, so that 'calhamer "
+                        "adjudicate' reproduces its results.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--phase", metavar="CODE", help="the phase, like S1901M (default: current)")
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")

@@ -215,7 +215,9 @@ def add_parsers(sub: Any) -> None:
                    "stderr is a terminal)")
     p.set_defaults(run=cmd_adjudicate)
 
-    p = sub.add_parser("new", help="print the starting position as a phase document")
+    p = sub.add_parser("new", help="print the starting position as a phase document",
+                       description="Print a variant's starting position as a phase document "
+                       "(JSON), ready for orders and 'calhamer adjudicate'.")
     p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.set_defaults(run=cmd_new)
@@ -227,9 +229,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
     p.set_defaults(run=cmd_validate)
 
-    p = sub.add_parser("rules", help="list the rule editions and their options")
+    p = sub.add_parser("rules", help="list the rule editions and their options",
+                       description="List the rule editions (DATC, 1971, 1982, 2000, "
+                       "Alexander...) and the option each one sets; name one to see it alone.")
     p.add_argument("edition", nargs="?", metavar="EDITION", help="show only this edition")
     p.set_defaults(run=cmd_rules)
 
-    p = sub.add_parser("variants", help="list the variants and their default rule editions")
+    p = sub.add_parser("variants", help="list the variants and their default rule editions",
+                       description="List every variant calhamer knows (those of installed "
+                       "packages too): its name, its title and its default rule edition.")
     p.set_defaults(run=cmd_variants)

@@ -476,3 +476,20 @@ def test_every_subcommand_has_a_description_and_a_line_in_help(capsys) -> None:
         c for c, _, _ in commands}
     assert [c for c, description, _ in commands if not description] == []
     assert [c for c, _, line in commands if not line] == []
+
+
+def test_a_kriegsplomacy_power_is_told_only_its_own_winter_dues(capsys, tmp_path) -> None:
+    game = new_game(capsys, tmp_path, KP)  # Winter 1900: every power builds its units
+    code, out, _ = run(capsys, "game", "show", game, "--as", "france")
+    assert code == 0
+    assert "Due from you:\n    You: 3 builds (may build in Brest, Marseilles, Paris)\n" in out
+    assert "Austria: 3 builds" not in out and "Orders missing" not in out
+    code, out, _ = run(capsys, "game", "show", game)
+    assert "    Austria: 3 builds (may build in Budapest, Trieste, Vienna)" in out
+    assert "    Russia: 4 builds" in out
+    # A bad build is flagged as any error, and the warning says what really happens.
+    code, out, err = give(capsys, tmp_path, game, "france",
+                          "Dear GM,\nBuild F Bre\nBuild F Mar\nBuild A Par\nBuild A Pqris\n")
+    assert "ignored line 1: Dear GM, (not an order)" in out
+    assert "error  line 5: Build A Pqris:" in out
+    assert "(no unit is built for it)" in err

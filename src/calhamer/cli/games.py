@@ -26,6 +26,7 @@ from calhamer.game import Game, OrderCheck, is_order_line, locked, write_atomica
 from calhamer.messages import MessageLine, read_message
 from calhamer.rules import EDITIONS
 from calhamer.variants import find_variant, variant_names
+from calhamer.views import known_position
 
 
 def _load_game(path: str) -> Game:
@@ -93,7 +94,11 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
             ignored: list[MessageLine] = []
         else:
             # A whole message: greetings, signatures and quoted text are set aside, not stored.
-            message = read_message(game.current, text, game.current.map.find_power(args.power))
+            code = game.current.map.find_power(args.power)
+            # Read against what the power knows (all of it, but where the variant hides).
+            seen = known_position(game.current, code) if code and not \
+                game.current.map.is_minor(code) else game.current
+            message = read_message(seen, text, code)
             checks = game.set_orders(args.power, message.order_texts())
             numbers = [line.number for line in message.orders]
             checks = [dataclasses.replace(c, line=numbers[c.line - 1]) for c in checks]

@@ -53,22 +53,23 @@ def full_report(outcome: PhaseOutcome) -> str:
 
 
 def due_lines(game: Game, power: str | None = None) -> list[str]:
-    """What is due in the current phase: for the gamemaster (``power`` None) the powers whose
-    orders are missing and every winter's builds and removals; for a power, its own."""
+    """The winter's builds and removals owed, under a heading: for the gamemaster (``power``
+    None) every power's, for a power its own (as it knows it). Empty when none are owed."""
     if game.winner:
         return []
-    position = game.current
-    lines: list[str] = []
-    due = adjustments_due(position, game.rules, power)
-    if due:
-        lines += ["", "Builds and removals due:" if power is None else "Due from you:"]
-        lines += [f"    {a.describe(_name(game, a.power) if power is None else 'You')}"
-                  for a in due]
-    if power is None:
-        missing = missing_orders(position, game.orders, game.rules)
-        names = ", ".join(_name(game, p) for p in missing)
-        lines += ["", f"Orders missing: {names}" if missing else "Orders missing: none"]
+    due = adjustments_due(game.current, game.rules, power)
+    if not due:
+        return []
+    lines = ["Builds and removals due:" if power is None else "Due from you:"]
+    lines += [f"    {a.describe(_name(game, a.power) if power is None else 'You')}"
+              for a in due]
     return lines
+
+
+def missing_line(game: Game) -> str:
+    """``Orders missing: Austria, Italy`` (for the gamemaster only)."""
+    missing = missing_orders(game.current, game.orders, game.rules)
+    return f"Orders missing: {', '.join(_name(game, p) for p in missing) or 'none'}"
 
 
 def gamemaster_text(game: Game, label: str, phase: str | None = None) -> str:
@@ -84,7 +85,10 @@ def gamemaster_text(game: Game, label: str, phase: str | None = None) -> str:
         received = game.orders
         lines = [f"{_name(game, p)} ({len(received[p])})" for p in _ordered(game, received)]
         parts.append(f"\nOrders received: {', '.join(lines) if lines else 'none yet'}\n")
-        parts.append("\n".join(due_lines(game)[1:]) + "\n")
+        parts.append(missing_line(game) + "\n")
+        due = due_lines(game)
+        if due:
+            parts.append("\n" + "\n".join(due) + "\n")
     if last is not None:
         parts += ["\n======\nLast phase\n\n", phase_report(last)]
     return "".join(parts)
@@ -102,7 +106,7 @@ def power_text(game: Game, label: str, power: str, phase: str | None = None) -> 
     parts.append(power_position_report(game.current, power))
     due = due_lines(game, power)
     if due:
-        parts.append("\n".join(due[1:]) + "\n")
+        parts.append("\n" + "\n".join(due) + "\n")
     if not game.winner:
         mine = game.orders.get(power, [])
         parts.append(f"\nYour orders received: {len(mine)}\n")
@@ -175,6 +179,13 @@ class PowerReport:
     phase: str
     text: str
     picture: str
+    results_of: str | None = None  # the phase whose results it tells (None: none yet)
+
+    def subject(self, game: str) -> str:
+        """The subject of the e-mail that carries it."""
+        if self.results_of is None or self.results_of == self.phase:
+            return f"{game}: {self.phase}, report for {self.name}"
+        return f"{game}: {self.results_of} results and {self.phase} orders, for {self.name}"
 
     def file_stem(self) -> str:
         return f"{self.phase}-{self.power.lower()}"
@@ -202,14 +213,17 @@ def reports(game: Game, label: str, phase: str | None = None, *, gamemaster: boo
     """Every power's report (and the gamemaster's first, unless ``gamemaster`` is false) for
     ``phase`` (default: the game now, with the last phase's results)."""
     code = game.record(phase).phase if phase is not None else game.current.phase.code
+    results_of = code if phase is not None else (game.phases[-2] if len(game.phases) > 1
+                                                 else None)
     out = []
     if gamemaster:
         out.append(PowerReport(GAMEMASTER, "Gamemaster", code, gamemaster_text(game, label, phase),
-                               power_picture(game, None, phase) if pictures else ""))
+                               power_picture(game, None, phase) if pictures else "", results_of))
     for power in recipients(game, phase):
         out.append(PowerReport(power, _name(game, power), code,
                                power_text(game, label, power, phase),
-                               power_picture(game, power, phase) if pictures else ""))
+                               power_picture(game, power, phase) if pictures else "",
+                               results_of))
     return out
 
 

@@ -116,7 +116,7 @@ def compose(settings: MailSettings, report: PowerReport, game: str) -> EmailMess
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = to
-    message["Subject"] = f"{game}: {report.phase}, report for {report.name}"
+    message["Subject"] = report.subject(game)
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2].strip("> "))
     message.set_content(report.text)

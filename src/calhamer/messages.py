@@ -186,7 +186,7 @@ def looks_like_order(m: Map, text: str, error: OrderError | None = None) -> bool
     Zzz H" in Arpiesse) unless that word is the article "A" before a word that is no place.
     """
     words = _order_words(m, text)
-    if not words:
+    if not words or text.rstrip().endswith(":"):  # a heading: "Builds:", "My orders:"
         return False
     first = words[0].upper()
     if first in _ORDER_WORDS:

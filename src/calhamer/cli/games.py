@@ -106,6 +106,9 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
     position = game.current
     power = position.map.find_power(args.power) or args.power
     bad = [c for c in checks if not c.ok]
+    if not args.every_line and message.headers:
+        print(f"E-mail from {message.headers.get('From', 'an unknown sender')}: "
+              f"{message.headers.get('Subject', '(no subject)')}")
     listed: list[tuple[int, str]] = [(c.line, _check_line(c)) for c in checks]
     listed += [(line.number, f"ignored line {line.number}: {line.text.strip()} ({line.set_aside})")
                for line in ignored]
@@ -115,9 +118,9 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
     count = f"{len(checks)} order{'s' if len(checks) != 1 else ''}"
     print(f"Stored {count} for {name} in {position.phase.code}.")
     if ignored:
-        lines = f"{len(ignored)} line{'s' if len(ignored) != 1 else ''}"
-        print(f"Set aside {lines} that {'are' if len(ignored) != 1 else 'is'} not orders "
-              "(not stored).")
+        what = ("1 line that is not an order" if len(ignored) == 1
+                else f"{len(ignored)} lines that are not orders")
+        print(f"Set aside {what} (not stored).")
     if bad:
         what = invalid_consequence(position, power)
         print(

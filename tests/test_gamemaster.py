@@ -493,3 +493,63 @@ def test_a_kriegsplomacy_power_is_told_only_its_own_winter_dues(capsys, tmp_path
     assert "ignored line 1: Dear GM, (not an order)" in out
     assert "error  line 5: Build A Pqris:" in out
     assert "(no unit is built for it)" in err
+
+
+# -- docs/gamemaster.md, played as written ---------------------------------------------------
+
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "gamemaster.md"
+
+
+def _guide_steps() -> list[tuple[str, str, list[str]]]:
+    """The guide's files (``<!-- file: NAME -->`` before a block) and its commands (``$``
+    lines of ``console`` blocks, each with the output lines shown after it), in order."""
+    lines = GUIDE.read_text(encoding="utf-8").splitlines()
+    steps: list[tuple[str, str, list[str]]] = []
+    pending: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("<!-- file: "):
+            pending = line.removeprefix("<!-- file: ").removesuffix(" -->").strip()
+        elif line.startswith("```"):
+            kind = line[3:].strip()
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            body = lines[i + 1:end]
+            if pending is not None:
+                steps.append(("file", pending, body))
+                pending = None
+            elif kind == "console":
+                for text in body:
+                    if text.startswith("$ "):
+                        steps.append(("run", text[2:], []))
+                    else:
+                        steps[-1][2].append(text)
+            i = end
+        i += 1
+    return steps
+
+
+def test_the_gamemasters_guide_plays_as_written(capsys, tmp_path, monkeypatch) -> None:
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CALHAMER_SMTP_PASSWORD", raising=False)
+    steps = _guide_steps()
+    assert sum(kind == "run" for kind, _, _ in steps) > 40
+    for kind, what, shown in steps:
+        if kind == "file":
+            (tmp_path / what).write_text("\n".join(shown) + "\n", encoding="utf-8")
+            continue
+        argv = shlex.split(what)
+        assert argv[0] == "calhamer"
+        code, out, err = run(capsys, *argv[1:])
+        assert code == 0, f"{what}\n{out}{err}"
+        printed = [line.rstrip() for line in (out + err).splitlines()]
+        at = 0
+        for expected in (e.rstrip() for e in shown):
+            if expected in ("", "..."):
+                continue
+            while at < len(printed) and printed[at] != expected:
+                at += 1
+            assert at < len(printed), f"{what}: {expected!r} is not printed (in order)\n{out}{err}"
+            at += 1

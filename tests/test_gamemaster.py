@@ -346,6 +346,9 @@ def test_warnings_say_what_happens_to_a_bad_order_in_each_kind_of_phase(capsys,
     game.save(path)
     assert game.current.phase.is_retreat
     assert invalid_consequence(game.current) == "the unit is disbanded"
+    from calhamer.due import without_orders
+
+    assert without_orders(game.current, "GERMANY") == "your dislodged units are disbanded"
     code, _, err = give(capsys, tmp_path, path, "germany", "A Mun R Pqris\n")
     assert code == 0
     assert "will be judged invalid (the unit is disbanded)" in err and "holds" not in err
@@ -553,3 +556,16 @@ def test_the_gamemasters_guide_plays_as_written(capsys, tmp_path, monkeypatch) -
                 at += 1
             assert at < len(printed), f"{what}: {expected!r} is not printed (in order)\n{out}{err}"
             at += 1
+
+
+def test_what_happens_without_orders_fits_the_phase() -> None:
+    from calhamer.due import without_orders
+
+    assert without_orders(Game.new().current, "FRANCE") == "your units hold"
+    winter = _standard_winter()
+    assert without_orders(winter.current, "FRANCE") == "no unit is built for you"
+    assert without_orders(winter.current, "GERMANY") == (
+        "the units you must remove are chosen by the civil-disorder rule")
+    assert without_orders(winter.current, "RUSSIA") == "you have nothing to build or remove"
+    kp = Game.new(KP)  # Winter 1900: each power builds, from what it knows
+    assert without_orders(kp.current, "FRANCE") == "no unit is built for you"

@@ -42,6 +42,22 @@ def invalid_consequence(position: Position, power: str | None = None) -> str:
     return "it has no effect"
 
 
+def without_orders(position: Position, power: str) -> str:
+    """What happens to ``power`` in this phase if it sends no orders (for order pages; from
+    what it knows of ``position``)."""
+    kind = position.phase.kind
+    if kind == "R":
+        return "your dislodged units are disbanded"
+    if kind == "A":
+        owed = position.variant.known_position(position, power).adjustments().get(power, 0)
+        if owed > 0:
+            return "no unit is built for you"
+        if owed < 0:
+            return "the units you must remove are chosen by the civil-disorder rule"
+        return "you have nothing to build or remove"
+    return "your units hold"
+
+
 @dataclass(frozen=True)
 class Adjustment:
     """What one power owes in a winter: ``builds`` (positive) or removals (negative), and

@@ -39,3 +39,9 @@ def test_a_forged_set_aside_address_shows_nothing_but_numbers(app):
     france, _ = join(app, links["FRANCE"], "Bob")
     page = france.get(f"{game_url}?saved=S1901M&set_aside=1,<b>x</b>,3")
     assert "lines 1, 3 of what you sent" in page.text and "<b>x</b>" not in page.text
+
+
+def test_the_page_says_what_happens_without_orders(app):
+    _gm, game_url, links = gm_creates_a_game(app)
+    france, _ = join(app, links["FRANCE"], "Bob")
+    assert "No orders saved yet: your units hold." in france.get(game_url).text

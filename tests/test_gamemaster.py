@@ -213,7 +213,7 @@ class _Inbox:
 
 @pytest.fixture
 def smtp_server():
-    controller_module = pytest.importorskip("aiosmtpd.controller")
+    from aiosmtpd import controller as controller_module  # the test extra installs it
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

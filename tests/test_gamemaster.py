@@ -569,3 +569,10 @@ def test_what_happens_without_orders_fits_the_phase() -> None:
     assert without_orders(winter.current, "RUSSIA") == "you have nothing to build or remove"
     kp = Game.new(KP)  # Winter 1900: each power builds, from what it knows
     assert without_orders(kp.current, "FRANCE") == "no unit is built for you"
+
+
+def test_an_order_with_a_wrong_colour_claim_is_flagged_not_set_aside() -> None:
+    position = Game.new("arpiesse").current
+    read = read_message(position, "Hi\nPurple A Mar H\nthanks\n", "FRANCE")
+    assert read.order_texts() == ["Purple A Mar H"]
+    assert [line.text for line in read.ignored] == ["Hi", "thanks"]

@@ -181,9 +181,10 @@ def looks_like_order(m: Map, text: str, error: OrderError | None = None) -> bool
     """Whether a line that the notation could not read still looks like an order.
 
     Judged from the words alone: an order word or a unit first ("Army", "Build", "A Mun",
-    "F Stp"), a place first ("Munich holds"), or an arrow after a unit letter ("A Munchen ->
-    Ruhr"); or, given the reader's ``error``, a reader that got past the first word ("Red A
-    Zzz H" in Arpiesse) unless that word is the article "A" before a word that is no place.
+    "F Stp"), a place first ("Munich holds"), an arrow after a unit letter ("A Munchen ->
+    Ruhr"), a unit after a word or two ("Purple A Mar H"); or, given the reader's ``error``,
+    a reader that got past the first word ("Red A Zzz H" in Arpiesse) unless that word is the
+    article "A" before a word that is no place. A line ending in ":" is a heading.
     """
     words = _order_words(m, text)
     if not words or text.rstrip().endswith(":"):  # a heading: "Builds:", "My orders:"
@@ -194,6 +195,11 @@ def looks_like_order(m: Map, text: str, error: OrderError | None = None) -> bool
     if first in ("A", "F"):
         return len(words) > 1 and (_is_place(m, words[1:]) or _ARROW.search(text) is not None)
     if _is_place(m, words):
+        return True
+    # A unit after a word or two the notation may put first (a colour, a count): "Purple A
+    # Mar H" is an order, whatever its colour claim is worth.
+    if any(words[i].upper() in ("A", "F", "ARMY", "FLEET") and _is_place(m, words[i + 1:])
+           for i in range(1, min(3, len(words) - 1))):
         return True
     if error is not None and error.start > 0 and error.text.strip():
         head = error.text[: error.start]

@@ -247,6 +247,9 @@ class Game:
         for index, record in enumerate(records):
             record.rules = record.rules or self.rules
             record.where = record.where or _where(index, record)
+        # The gamemaster's settings (``"mail"``: the SMTP server and each power's address,
+        # see calhamer.mail); kept as read, never shown to players.
+        self.settings: dict[str, Any] = {}
         # Where the secret seeds of phases that throw dice come from (Superdiplomacy).
         self.new_seed: Callable[[], str] = new_seed or dice.new_seed
         # The last year played (None: no limit): a phase of a later year ends the game in a
@@ -304,6 +307,10 @@ class Game:
         game = cls(str(doc.get("variant", "standard")), str(doc.get("rules", "datc")), records,
                    max_year=max_year)
         current = game.current  # the current phase is read now, its errors named
+        settings = doc.get("settings") or {}
+        if not isinstance(settings, Mapping):
+            raise GameError('"settings" must be a JSON object')
+        game.settings = dict(settings)
         # Every stored result is checked now, so that a bad one is reported with its phase
         # rather than failing a report. Earlier positions are read when they are needed
         # (by name too): ``verify`` must be able to report a tampered one as a mismatch.
@@ -354,6 +361,8 @@ class Game:
         if self.draw_votes:
             m = self.current.map
             doc["draw_votes"] = [p for p in m.power_codes if p in self.draw_votes]
+        if self.settings:
+            doc["settings"] = self.settings
         doc["phases"] = [r.to_json() for r in self._records]
         return doc
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn, TextIO
 
+from calhamer.dispatch import full_report  # noqa: F401 (the commands' name for it)
 from calhamer.errors import CalhamerError
 from calhamer.formats import (
     describe_error,
@@ -20,10 +21,7 @@ from calhamer.formats import (
 )
 from calhamer.game import dumps_pretty
 from calhamer.position import Position
-from calhamer.report import phase_report
 from calhamer.rules import find_rules
-from calhamer.variants import find_variant
-from calhamer.views import gamemaster_view
 
 OK, BAD_ORDERS, USER_ERROR = 0, 1, 2
 
@@ -107,11 +105,3 @@ def in_map_order(position: Position, keyed: Iterable[str]) -> list[str]:
     return [p for p in codes if p in keys] + sorted(p for p in keys if p not in codes)
 
 
-def full_report(outcome: Any) -> str:
-    """The gamemaster's report: every result, and where the variant hides information from
-    the players, also everything the players are told, in the variant's notation."""
-    report = phase_report(outcome)
-    if find_variant(outcome.before.variant).visibility.hidden_information:
-        told = phase_report(gamemaster_view(outcome))
-        report += f"\n======\nAs the players are told it\n\n{told}"
-    return report

@@ -40,7 +40,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     if args.rules:
         find_rules(args.rules)  # a bad edition is a user error before any input is read
     if args.jsonl:
-        return _adjudicate_lines(args.file, args.rules, args.as_power)
+        show = args.progress or sys.stderr.isatty()
+        return _adjudicate_lines(args.file, args.rules, args.as_power, progress=show)
     doc = read_json_source(args.file)
     try:
         position, orders, rules = read_phase(doc, args.rules)
@@ -69,25 +70,70 @@ def _lines(source: str) -> Iterator[str]:
         yield from f
 
 
-def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | None = None) -> int:
+def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | None = None,
+                      *, progress: bool = False) -> int:
     """One phase document per input line, one compact output document per output line (with
-    ``as_power``: that power's view)."""
+    ``as_power``: that power's view). With ``progress``, a progress bar on stderr."""
     failed = False
-    for number, line in enumerate(_lines(source), start=1):
-        if not line.strip():
-            continue
-        try:
-            doc = read_json(line.rstrip("\r\n"), with_line=False)
-            position, orders, rules = read_phase(doc, rules_override)
-            outcome = adjudicate(position, orders, rules)
-            if as_power:
-                out = view_to_json(power_view(outcome, as_power), rules)
-            else:
-                out = outcome_to_json(outcome, rules)
-        except CalhamerError as exc:
-            out, failed = {"error": f"line {number}: {exc}"}, True
-        print(dumps(out, compact=True), flush=True)
+    total = _count_lines(source) if progress else None
+    with Progress(total, enabled=progress) as bar:
+        for number, line in enumerate(_lines(source), start=1):
+            if not line.strip():
+                continue
+            try:
+                doc = read_json(line.rstrip("\r\n"), with_line=False)
+                position, orders, rules = read_phase(doc, rules_override)
+                outcome = adjudicate(position, orders, rules)
+                if as_power:
+                    out = view_to_json(power_view(outcome, as_power), rules)
+                else:
+                    out = outcome_to_json(outcome, rules)
+            except CalhamerError as exc:
+                out, failed = {"error": f"line {number}: {exc}"}, True
+            print(dumps(out, compact=True), flush=True)
+            bar.update()
     return BAD_ORDERS if failed else OK
+
+
+def _count_lines(source: str) -> int | None:
+    """How many phase documents a file holds (None for standard input, read only once)."""
+    if source == "-":
+        return None
+    with open_source(source) as f:
+        return sum(1 for line in f if line.strip())
+
+
+class Progress:
+    """A progress bar on stderr for long jobs: tqdm's when it is installed (the ``progress``
+    extra), else a line rewritten in place. Disabled, it writes nothing."""
+
+    def __init__(self, total: int | None, *, enabled: bool, unit: str = "phase") -> None:
+        self.total, self.enabled, self.unit, self.done = total, enabled, unit, 0
+        self._bar: Any = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self._bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def update(self) -> None:
+        self.done += 1
+        if self._bar is not None:
+            self._bar.update(1)
+        elif self.enabled:
+            of = f"/{self.total}" if self.total is not None else ""
+            sys.stderr.write(f"\r{self.done}{of} {self.unit}s")
+            sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        elif self.enabled:
+            sys.stderr.write("\n")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -164,9 +210,14 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
     p.add_argument("--as", dest="as_power", metavar="POWER",
                    help="print only what POWER may know (its view; see docs/formats.md)")
+    p.add_argument("--progress", action="store_true",
+                   help="with --jsonl: show a progress bar on stderr (shown anyway when "
+                   "stderr is a terminal)")
     p.set_defaults(run=cmd_adjudicate)
 
-    p = sub.add_parser("new", help="print the starting position as a phase document")
+    p = sub.add_parser("new", help="print the starting position as a phase document",
+                       description="Print a variant's starting position as a phase document "
+                       "(JSON), ready for orders and 'calhamer adjudicate'.")
     p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.set_defaults(run=cmd_new)
@@ -178,9 +229,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition to use ({editions})")
     p.set_defaults(run=cmd_validate)
 
-    p = sub.add_parser("rules", help="list the rule editions and their options")
+    p = sub.add_parser("rules", help="list the rule editions and their options",
+                       description="List the rule editions (DATC, 1971, 1982, 2000, "
+                       "Alexander...) and the option each one sets; name one to see it alone.")
     p.add_argument("edition", nargs="?", metavar="EDITION", help="show only this edition")
     p.set_defaults(run=cmd_rules)
 
-    p = sub.add_parser("variants", help="list the variants and their default rule editions")
+    p = sub.add_parser("variants", help="list the variants and their default rule editions",
+                       description="List every variant calhamer knows (those of installed "
+                       "packages too): its name, its title and its default rule edition.")
     p.set_defaults(run=cmd_variants)

@@ -9,6 +9,7 @@ that power's view (:mod:`calhamer.views`), never from the whole truth.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -57,7 +58,8 @@ def add_parsers(sub: Any) -> None:
                    help="draw only what this power may see")
     p.add_argument("--orders", action="store_true", help="draw the phase's orders")
     p.add_argument("-o", "--output", metavar="OUT",
-                   help="the file to write: .png for PNG, else SVG (default: SVG on stdout)")
+                   help="the file to write: .png for PNG, .svg (or no suffix) for SVG; "
+                   "other suffixes are refused (default: SVG on stdout)")
     p.add_argument("--size", type=_width, metavar="PX",
                    help=f"width in pixels, {MIN_SIZE} to {MAX_SIZE} (the height follows)")
     p.add_argument("--format", choices=["svg", "png"], help="override the output's suffix")
@@ -66,7 +68,7 @@ def add_parsers(sub: Any) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
 
-    fmt = args.format or ("png" if (args.output or "").lower().endswith(".png") else "svg")
+    fmt = args.format or _format_of(args.output)
     if fmt == "png" and not args.output:
         raise UserError("a PNG needs a file: give -o map.png")
     doc = read_json_source(args.source)
@@ -93,6 +95,25 @@ def cmd_render(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return OK
+
+
+def _format_of(output: str | None) -> str:
+    """The format a file name asks for: PNG for ``.png``, SVG for ``.svg``, no suffix or
+    standard output. Any other suffix (``.jpg``) is refused rather than given SVG under a
+    name that says otherwise."""
+    if not output or output == "-":
+        return "svg"
+    suffix = os.path.splitext(output)[1].lower()
+    if suffix in ("", ".svg"):
+        return "svg"
+    if suffix == ".png":
+        return "png"
+    stem = output[: -len(suffix)]
+    raise UserError(
+        f"{output}: calhamer draws SVG and PNG pictures, not {suffix[1:].upper()}; write "
+        f"-o {stem}.svg or -o {stem}.png (or add --format svg or --format png to use this "
+        "name anyway)"
+    )
 
 
 def _picture(doc: Any, args: argparse.Namespace, where: str) -> dict[str, Any]:

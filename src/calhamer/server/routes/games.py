@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from calhamer.due import without_orders
 from calhamer.position import Position
 from calhamer.rules import EDITIONS
 from calhamer.server import present
@@ -171,7 +172,11 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
         "phase": phase, "board": results.board_report(viewer, phase), "orders": mine,
         "checks": checks,
+        # Lines of the last message saved that were not orders (numbers only: see orders.save).
+        "set_aside": [int(n) for n in request.query_params.get("set_aside", "").split(",")
+                      if n.isdigit()][:100],
         "my_units": sorted(_units_of(position, viewer.power)) if viewer.power else [],
+        "without_orders": without_orders(position, viewer.power) if viewer.power else "",
         "messages": press.messages_for(session, viewer),
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
+from calhamer.messages import ReadMessage
 from calhamer.server import present
 from calhamer.server.deps import (
     ApiViewer,
@@ -128,11 +129,16 @@ def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: 
         if any(len(line) > 500 for line in lines):
             raise Invalid("an order line is longer than 500 characters")
         ready = {"ready": True, "unready": False}.get(action)
+        set_aside = ""
         if action == "unready":
             orders.set_ready(session, viewer=viewer, phase_code=phase, ready=False, now=now)
         else:
-            orders.save_orders(session, viewer=viewer, phase_code=phase, lines=lines,
-                                ready=ready, now=now)
+            message = _read_box(session, viewer, lines)
+            # Lines that are not orders (a greeting, a signature) are set aside, not stored;
+            # the page names them by number (their text is not sent back in the address).
+            set_aside = ",".join(str(line.number) for line in message.ignored)
+            orders.save_orders(session, viewer=viewer, phase_code=phase,
+                                lines=message.order_texts(), ready=ready, now=now)
     except (Invalid, Conflict):
         # the error page gives the orders back (app.py), so nothing typed is lost
         request.state.typed = typed_back(
@@ -142,10 +148,33 @@ def save(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: 
         raise
     session.commit()
     _wake_if_requested(request, viewer)
-    return redirect(f"/games/{viewer.game.id}?saved={phase}#orders")
+    aside = f"&set_aside={set_aside}" if set_aside else ""
+    return redirect(f"/games/{viewer.game.id}?saved={phase}{aside}#orders")
+
+
+class BoxCheckOut(OrderCheckOut):
+    """A line of the order box as the page shows it: checked, or set aside (not an order)."""
+
+    set_aside: str | None = None
+
+
+def _read_box(session: Session, viewer: Viewer, lines: list[str]) -> ReadMessage:
+    if viewer.power is None:
+        raise NotFound()
+    phase = games.current_phase(session, viewer.game)
+    return orders.read_box(viewer.game, phase, viewer.power, "\n".join(lines))
 
 
 @pages.post("/games/{game_id}/orders/check")
 def check(body: CheckIn, viewer: PageViewer, _: Csrf,
-          session: SessionDep) -> list[OrderCheckOut]:
-    return _check(session, viewer, body.orders)
+          session: SessionDep) -> list[BoxCheckOut]:
+    """The order box read as a message: each order line checked, the others set aside."""
+    message = _read_box(session, viewer, orders.split_lines(body.orders))
+    phase = games.current_phase(session, viewer.game)
+    numbers = [line.number for line in message.orders]
+    checked = orders.check_lines(viewer.game, phase, viewer.power or "", message.order_texts())
+    out = [BoxCheckOut(**{**c.model_dump(), "line": numbers[c.line - 1]})
+           for c in present.checks_out(checked)]
+    out += [BoxCheckOut(line=line.number, text=line.text, canonical="", ok=False, problem=None,
+                        set_aside=line.set_aside) for line in message.ignored]
+    return sorted(out, key=lambda c: c.line)

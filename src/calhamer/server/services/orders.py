@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
 from calhamer.game import OrderCheck, check_orders
+from calhamer.messages import ReadMessage, read_message
 from calhamer.position import Phase
 from calhamer.server.models import GameRow, OrderSet, PhaseRow
 from calhamer.server.services.common import Conflict, Invalid, hides, position_of
@@ -44,6 +45,16 @@ def check_lines(game: GameRow, phase: PhaseRow, power: str, lines: list[str]) ->
     if hides(game):
         position = known_position(position, power)
     return check_orders(position, {power: lines}, game.rules)[power]
+
+
+def read_box(game: GameRow, phase: PhaseRow, power: str, text: str) -> ReadMessage:
+    """The order box's text read as a whole message (:mod:`calhamer.messages`): greetings,
+    signatures and quoted text set aside, never stored. Read against what the power knows,
+    as its orders are checked (:func:`check_lines`)."""
+    position = position_of(phase)
+    if hides(game):
+        position = known_position(position, power)
+    return read_message(position, text, power)
 
 
 def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:

@@ -10,6 +10,12 @@
     list.textContent = "";
     checks.forEach(function (c) {
       var li = document.createElement("li");
+      if (c.set_aside) {  // not an order (a greeting, a signature): not stored
+        li.className = "aside";
+        li.textContent = "\u2013 " + c.text.trim() + " (" + c.set_aside + ", set aside)";
+        list.appendChild(li);
+        return;
+      }
       li.className = c.ok ? "ok" : "bad";
       li.textContent = c.ok ? "\u2713 " + c.canonical : "\u2717 " + c.text.trim() + ": " + c.problem;
       list.appendChild(li);

@@ -105,12 +105,21 @@ def _phrase_part(part: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def dp_phrase(result: OrderResult) -> str:
+NO_ORDER = " (no valid order given)"
+
+
+def dp_phrase(result: OrderResult, *, player: bool = False) -> str:
     """A result as the ruleset's report words it: ``Succeeds``, ``Bounced 1v1 (with Mom)``,
-    ``Dislodged by A Lua (2v1)``, ``Cut by A Mwa``."""
+    ``Dislodged by A Lua (2v1)``, ``Cut by A Mwa``.
+
+    A neutral unit nobody bought an order for holds by the rules (``Succeeds``); a ``player``'s
+    unit without a valid order is written as every report writes it, ``Holds (no valid order
+    given)``, so the player sees that the order was missing."""
     if result.result == INVALID:
         return f"Invalid: {result.reason}"
-    reason = result.reason.removesuffix(" (no valid order given)")
+    if player and result.reason.endswith(NO_ORDER):
+        return "; ".join(_phrase_part(part) for part in result.reason.split("; "))
+    reason = result.reason.removesuffix(NO_ORDER)
     if result.succeeded and reason in _SUCCESS:
         return "Succeeds"
     return "; ".join(_phrase_part(part) for part in reason.split("; "))
@@ -121,6 +130,18 @@ def dp_phrase(result: OrderResult) -> str:
 
 def _line(text: str, phrase: str) -> str:
     return f"    {text.ljust(COLUMN - 1)} {phrase}"
+
+
+def _given_lines(m: Map, results: Sequence[OrderResult]) -> list[str]:
+    """A player's results as every report lists them: the orders in the order given, then
+    the units the judge gave an order to (no valid order), each order in the ruleset's
+    notation, an order that could not be read as written."""
+    lines = []
+    for result in results:
+        order = _result_order(m, result)
+        shown = dp_order(m, order) if order is not None else (result.text or result.canonical)
+        lines.append(_line(shown, dp_phrase(result, player=True)))
+    return lines
 
 
 def _sorted_lines(m: Map, results: Sequence[OrderResult]) -> list[str]:
@@ -149,7 +170,7 @@ def adjudication_lines(outcome: PhaseOutcome, powers: Sequence[str] | None = Non
         if (powers is not None and power not in powers) or not results[power]:
             continue
         lines += ["------", power_name(m, power), ""]
-        lines += _sorted_lines(m, results[power])
+        lines += _given_lines(m, results[power])
         lines.append("")
     neutral = [r for p in m.minor_power_codes for r in results.get(p, ())]
     if neutral:

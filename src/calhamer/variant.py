@@ -15,7 +15,7 @@ This module imports no variant: the variants subclass :class:`Variant` in
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from calhamer import notation, validation
 from calhamer.adjudicator import MovementResolver
@@ -25,6 +25,7 @@ from calhamer.pieces import Unit
 from calhamer.views import full_view
 
 if TYPE_CHECKING:
+    from calhamer.documents.state import VariantState
     from calhamer.map import Location, Map, UnitType
     from calhamer.notation import ParsedOrder
     from calhamer.orders import AnyOrder, Build, Order
@@ -52,6 +53,11 @@ class Variant:
     # or replaces them, or adds a kind (Arpiesse's summer exchange, "X").
     phases: ClassVar[Mapping[str, PhaseHandler]] = STANDARD_PHASES
     takes_bids: ClassVar[bool] = False  # DP variants: players bid for neutral units' orders
+    # The variant's own state: the model of the fields it adds to a phase document, which
+    # reads them into ``Position.extra``, writes them back and says what outlives a phase
+    # (:class:`calhamer.documents.state.VariantState`). None: the standard game keeps none.
+    # A class attribute, so that ``import calhamer`` loads no model (nor pydantic).
+    state: ClassVar[type[VariantState] | None] = None
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.
@@ -63,13 +69,6 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        """Variant fields of a phase document, kept in ``Position.extra``."""
-        return {}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        """Add the variant's fields of ``position`` to a phase document."""
 
     # -- notation: units and orders as text ----------------------------------------------------
 
@@ -172,14 +171,6 @@ class Variant:
         Every unit may in the standard game; a DP variant's stationary neutral units may not.
         """
         return True
-
-    def extra_after_phase(self, position: Position) -> Mapping[str, object]:
-        """The variant fields of ``position`` (``Position.extra``) that outlive its phase.
-
-        All of them by default; a variant drops the inputs of one phase here (DP bids), so
-        that they are neither used again nor written into the next phase's document.
-        """
-        return position.extra
 
     def report_blocks(
         self, outcome: PhaseOutcome, powers: Sequence[str] | None

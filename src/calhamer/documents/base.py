@@ -26,7 +26,7 @@ class Document(BaseModel):
     """A JSON object with known keys. Written back, it holds the keys it was given (or was
     built with) and no others, so a document read and written again is the same JSON."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
 
     @model_serializer(mode="wrap")
     def _only_given(self, handler: Any, info: SerializationInfo) -> Any:

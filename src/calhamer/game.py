@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -24,7 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from calhamer import dice
+from calhamer.documents.base import describe_validation_error
+from calhamer.documents.game import GAME_HINTS, GAME_UNKNOWN, GameDocument
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import (
     canonical_results,
@@ -188,6 +193,7 @@ class Game:
         phases = doc.get("phases")
         if not isinstance(phases, list) or not phases:
             raise GameError('"phases" must be a non-empty list')
+        check_game_document(doc)
         records = []
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
@@ -511,6 +517,23 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
             if a != b:
                 return _first_difference(what, a, b, f"{where}[{i}]")
     return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
+
+
+def check_game_document(doc: Mapping[str, Any]) -> GameDocument:
+    """``doc`` checked as a game file (:class:`calhamer.documents.GameDocument`): its keys
+    and the JSON type of every value, each phase's position included. Raises
+    :class:`GameError` naming the phase entry and the field path of the first problem."""
+    try:
+        return GameDocument.model_validate(doc if isinstance(doc, dict) else dict(doc))
+    except ValidationError as exc:
+        message = describe_validation_error(exc, hints=GAME_HINTS, unknown=GAME_UNKNOWN)
+    # "phases[2].position.units" is told as the commands tell phases: "phase entry 3: ..."
+    entry = re.match(r"phases\[(\d+)\]\.?", message)
+    if entry:
+        rest = message[entry.end():].strip()
+        where = f"phase entry {int(entry[1]) + 1}"
+        message = f"{where} {rest}" if rest.startswith("has no") else f"{where}: {rest}"
+    raise GameError(message)
 
 
 def _returns(seed: str) -> Callable[[], str]:

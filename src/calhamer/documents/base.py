@@ -97,21 +97,23 @@ def describe_validation_error(
         if noun is None:
             noun = f"keys in {field_path(parent)}" if parent else "keys"
         return f"unknown {noun}: {', '.join(names)}"
+    # A missing field is told with the hint of the object that lacks it.
+    missing = first["type"] == "missing" and bool(loc)
+    at = loc[:-1] if missing else loc
     best: tuple[str, ...] | None = None
     for pattern in hints or {}:
         parts = tuple(pattern.split(".")) if pattern else ()
-        if not parts and loc:
+        if not parts and at:
             continue  # the document's own hint is for the document as a whole
-        if _matches(parts, loc) and (best is None or len(parts) > len(best)):
+        if _matches(parts, at) and (best is None or len(parts) > len(best)):
             best = parts
     text = None
     if best is not None:
         assert hints is not None
-        text = hints[".".join(best)].format(key=loc[len(best) - 1] if best else "")
-    if first["type"] == "missing" and loc:
-        parent = field_path(loc[:-1])
-        missing = f"{parent or 'the document'} has no {str(loc[-1])!r} field"
-        return f"{missing}: {text}" if text and len(best or ()) > 1 else missing
+        text = hints[".".join(best)].format(key=at[len(best) - 1] if best else "")
+    if missing:
+        absent = f"{field_path(at) or 'the document'} has no {str(loc[-1])!r} field"
+        return f"{absent}: {text}" if text else absent
     where = field_path(loc)
     if text is not None:
         # A hint that names its field itself ('"units" must map...') is shown alone.

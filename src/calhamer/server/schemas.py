@@ -24,6 +24,8 @@ from pydantic import (
     StrictInt,
 )
 
+from calhamer.documents.phase import BidEntry, PhaseDocument, ViewResultEntry
+
 
 def _no_nul(value: str) -> str:
     if "\x00" in value:
@@ -178,7 +180,8 @@ class ViewOut(BaseModel):
     """What a player (or the gamemaster) sees of the game now."""
 
     game: GameOut
-    position: dict[str, Any]  # the current phase as a phase document, without orders
+    # The current phase as a phase document, without orders (as the viewer may see it).
+    position: PhaseDocument
     orders: dict[str, OrdersOut]  # the orders you may read for the current phase
     last_phase: str | None  # the latest adjudicated phase, if any
 
@@ -193,11 +196,8 @@ class PhaseOut(BaseModel):
     adjudicated: bool
 
 
-class ResultOut(BaseModel):
-    order: str
-    canonical: str
-    result: str
-    reason: str
+class ResultOut(ViewResultEntry):
+    """One order's result, as in the output document (``unknown``: not told to you)."""
 
 
 class PhaseResultOut(BaseModel):
@@ -235,7 +235,7 @@ class BidsOut(BaseModel):
 
     phase: str
     power: str
-    bids: list[str | dict[str, Any]]  # as given: lines, or {"order": ..., "dp": ...}
+    bids: list[str | BidEntry]  # as given: lines, or {"order": ..., "dp": ...}
     problems: list[str]  # empty: every bid counts (unless an attack on its minor voids it)
     allotment: int  # the DP the power may allocate this phase
     allocated: int  # the DP these bids allocate

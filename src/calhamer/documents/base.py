@@ -8,18 +8,20 @@ This package is the one place calhamer imports pydantic; ``import calhamer`` doe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Any, cast
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Discriminator,
+    GetJsonSchemaHandler,
     SerializationInfo,
     Tag,
     ValidationError,
     model_serializer,
 )
-from pydantic_core import ErrorDetails
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, ErrorDetails
 
 
 class Document(BaseModel):
@@ -27,6 +29,18 @@ class Document(BaseModel):
     built with) and no others, so a document read and written again is the same JSON."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # Written back, a document has the keys it was read with, so it is described alike
+        # both ways; without this, the serializer below would leave the web API's OpenAPI
+        # schema an arbitrary object.
+        if handler.mode == "serialization" and "serialization" in core_schema:
+            core_schema = cast(CoreSchema, {k: v for k, v in core_schema.items()
+                                            if k != "serialization"})
+        return handler(core_schema)
 
     @model_serializer(mode="wrap")
     def _only_given(self, handler: Any, info: SerializationInfo) -> Any:
@@ -40,13 +54,15 @@ class Document(BaseModel):
         return data
 
 
-def either(text: Any, obj: Any) -> Any:
-    """A value written as a string or as an object (a unit or ``{"unit": ...}``): a union
-    whose member is chosen by the value's JSON type, so that an error names one member only."""
-    return Annotated[
-        Annotated[text, Tag("~text")] | Annotated[obj, Tag("~object")],
-        Discriminator(lambda v: "~text" if isinstance(v, str) else "~object"),
-    ]
+def by_json_type(value: Any) -> str:
+    """The member of a text-or-object union a value is read as (see ``TEXT`` and ``OBJECT``):
+    chosen by its JSON type, so that an error names one member only."""
+    return "~text" if isinstance(value, str) else "~object"
+
+
+# The tags of a union of a string and an object, as in
+# ``Annotated[Annotated[str, TEXT] | Annotated[Entry, OBJECT], BY_JSON_TYPE]``.
+TEXT, OBJECT, BY_JSON_TYPE = Tag("~text"), Tag("~object"), Discriminator(by_json_type)
 
 
 # -- errors ---------------------------------------------------------------------------------------

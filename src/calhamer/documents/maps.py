@@ -84,7 +84,7 @@ class StartEntry(Document):
 class MapFile(Document):
     """A map file: the board, its powers, its adjacencies and its start."""
 
-    map: MapMeta = Field(default_factory=MapMeta)
+    map: MapMeta = Field(default_factory=lambda: MapMeta())
     powers: dict[str, PowerEntry] = Field(default_factory=dict)
     minor_powers: dict[str, MinorPowerEntry] = Field(default_factory=dict)
     provinces: dict[str, ProvinceEntry] = Field(default_factory=dict)
@@ -94,8 +94,8 @@ class MapFile(Document):
                                  'LOC = "LOC LOC ...", each listed once')
     fleet: dict[str, str] = Field(default_factory=dict, description="fleet adjacencies, "
                                   "between coasts where a province has them")
-    remove: Removals = Field(default_factory=Removals)
-    start: StartEntry = Field(default_factory=StartEntry)
+    remove: Removals = Field(default_factory=lambda: Removals())
+    start: StartEntry = Field(default_factory=lambda: StartEntry())
 
 
 MAP_HINTS = {

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from calhamer.documents.base import Document, either
+from calhamer.documents.base import BY_JSON_TYPE, OBJECT, TEXT, Document
 
 UnitText = Annotated[str, Field(description='a unit: type letter and location, "F STP/SC"')]
 PowerLists = dict[str, list[str]]
@@ -34,7 +34,8 @@ def _listed(value: Any) -> Any:
 
 
 DislodgedList = Annotated[
-    list[either(UnitText, DislodgedEntry)], BeforeValidator(_listed)  # type: ignore[misc]
+    list[Annotated[Annotated[UnitText, TEXT] | Annotated[DislodgedEntry, OBJECT], BY_JSON_TYPE]],
+    BeforeValidator(_listed),
 ]
 
 
@@ -45,6 +46,10 @@ class BidEntry(Document):
 
     order: str
     dp: Any = None
+
+
+# A bid: a line of the players' notation, or an object.
+BidItem = Annotated[Annotated[str, TEXT] | Annotated[BidEntry, OBJECT], BY_JSON_TYPE]
 
 
 class PhaseDocument(Document):
@@ -70,7 +75,7 @@ class PhaseDocument(Document):
                                description="each power's orders, one string per order")
     options: dict[str, Any] | None = Field(
         None, description="the variant's options (Arpiesse: colour_exchange)")
-    bids: dict[str, list[either(str, BidEntry)]] | None = Field(  # type: ignore[misc]
+    bids: dict[str, list[BidItem]] | None = Field(
         None, description="DP variants: each bidding power's secret bids")
     seed: str | None = Field(None, description="Superdiplomacy: the secret dice seed")
     extra: dict[str, Any] | None = Field(

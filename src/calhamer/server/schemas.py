@@ -24,7 +24,7 @@ from pydantic import (
     StrictInt,
 )
 
-from calhamer.documents.phase import BidEntry, PhaseDocument, ViewResultEntry
+from calhamer.documents.phase import PhaseDocument, ViewResultEntry
 
 
 def _no_nul(value: str) -> str:
@@ -235,7 +235,7 @@ class BidsOut(BaseModel):
 
     phase: str
     power: str
-    bids: list[str | BidEntry]  # as given: lines, or {"order": ..., "dp": ...}
+    bids: list[str | dict[str, Any]]  # as given: lines, or {"order": ..., "dp": ...}
     problems: list[str]  # empty: every bid counts (unless an attack on its minor voids it)
     allotment: int  # the DP the power may allocate this phase
     allocated: int  # the DP these bids allocate

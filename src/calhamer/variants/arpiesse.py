@@ -424,7 +424,7 @@ class ArpiesseOptions(Document):
 class ArpiesseState(VariantState):
     """Arpiesse's state: the game's options, written when they differ from the variant's."""
 
-    options: ArpiesseOptions = Field(default_factory=ArpiesseOptions)
+    options: ArpiesseOptions = Field(default_factory=lambda: ArpiesseOptions())
 
     hints: ClassVar[Mapping[str, str]] = {
         "options": '"options" must be an object, like {{"colour_exchange": true}}',

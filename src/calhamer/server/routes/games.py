@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from calhamer.documents.phase import PhaseDocument
 from calhamer.position import Position
 from calhamer.rules import EDITIONS
 from calhamer.server import present
@@ -85,7 +86,8 @@ def api_view(viewer: ApiViewer, session: SessionDep) -> ViewOut:
     if phase.index > 0:
         last = games.phases_of(session, viewer.game)[phase.index - 1].code
     return ViewOut(game=present.game_out(session, viewer, phase),
-                   position=results.position_document(viewer, phase),
+                   position=PhaseDocument.model_validate(
+                       results.position_document(viewer, phase)),
                    orders=readable, last_phase=last)
 
 

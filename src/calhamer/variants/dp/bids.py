@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from calhamer.documents.base import either
-from calhamer.documents.phase import PHASE_HINTS, BidEntry
+from calhamer.documents.phase import PHASE_HINTS, BidItem
 from calhamer.documents.state import VariantState
 from calhamer.errors import PhaseError
 from calhamer.map import Map
@@ -121,7 +120,7 @@ class DPState(VariantState):
     of that phase like its orders. They are never written into a phase document (a game
     keeps them apart, see ``docs/formats.md``), and they end with their phase."""
 
-    bids: dict[str, list[either(str, BidEntry)]] | None = Field(  # type: ignore[misc]
+    bids: dict[str, list[BidItem]] | None = Field(
         None, description="each bidding power's bids: lines like \"2 DP: A Kas - Kam\", "
         "or objects")
 

@@ -293,12 +293,14 @@ def test_a_bad_game_file_names_the_phase_entry_and_field(tmp_path: Path) -> None
     game.process()
     doc = copy.deepcopy(game.to_json())
     doc["phases"][0]["results"]["FRANCE"][0]["result"] = "wins"
-    with pytest.raises(GameError, match=r"phase entry 1: results\.FRANCE\[0\]\.result: a "
-                                        r"result is one of succeeds, fails, invalid"):
+    with pytest.raises(GameError, match=r"phase entry 1 \(S1901M\): results\.FRANCE\[0\]\."
+                                        r"result: a result is one of succeeds, fails, "
+                                        r"invalid, not 'wins'$"):
         Game.from_json(doc)
     doc = copy.deepcopy(game.to_json())
     doc["phases"][1]["position"]["centers"] = {"FRANCE": "PAR"}
-    with pytest.raises(GameError, match=r"phase entry 2: position\.centers\.FRANCE: "):
+    with pytest.raises(GameError, match=r"phase entry 2 \(F1901M\): position\.centers\."
+                                        r"FRANCE: centers of FRANCE must be a list"):
         Game.from_json(doc)
     doc = copy.deepcopy(game.to_json())
     doc["phases"][0]["notes"] = "x"

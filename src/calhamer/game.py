@@ -519,19 +519,35 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
     return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
 
 
-def check_game_document(doc: Mapping[str, Any]) -> GameDocument:
+def check_game_document(doc: Mapping[str, Any], *, earlier_positions: bool = False) -> None:
     """``doc`` checked as a game file (:class:`calhamer.documents.GameDocument`): its keys
-    and the JSON type of every value, each phase's position included. Raises
-    :class:`GameError` naming the phase entry and the field path of the first problem."""
+    and the JSON type of every value, the current phase's position included. Raises
+    :class:`GameError` naming the phase entry and the field path of the first problem.
+
+    The positions of earlier phases are checked only with ``earlier_positions``: a command
+    checks one when it reads it, so that ``calhamer verify`` can report a tampered one as a
+    phase that does not come out as recorded rather than refuse the whole file.
+    """
+    phases = doc.get("phases")
+    if not earlier_positions and isinstance(phases, list):
+        doc = {**doc, "phases": [
+            {**entry, "position": {}} if index < len(phases) - 1 and isinstance(entry, Mapping)
+            and isinstance(entry.get("position"), Mapping) else entry
+            for index, entry in enumerate(phases)]}
     try:
-        return GameDocument.model_validate(doc if isinstance(doc, dict) else dict(doc))
+        GameDocument.model_validate(doc if isinstance(doc, dict) else dict(doc))
+        return
     except ValidationError as exc:
         message = describe_validation_error(exc, hints=GAME_HINTS, unknown=GAME_UNKNOWN)
-    # "phases[2].position.units" is told as the commands tell phases: "phase entry 3: ..."
+    # "phases[2].position.units" is told as the commands tell phases: "phase entry 3 (F1901M):"
     entry = re.match(r"phases\[(\d+)\]\.?", message)
-    if entry:
+    if entry and isinstance(phases, list):
+        index = int(entry[1])
         rest = message[entry.end():].strip()
-        where = f"phase entry {int(entry[1]) + 1}"
+        where = f"phase entry {index + 1}"
+        code = phases[index].get("phase") if isinstance(phases[index], Mapping) else None
+        if isinstance(code, str):
+            where += f" ({code})"
         message = f"{where} {rest}" if rest.startswith("has no") else f"{where}: {rest}"
     raise GameError(message)
 

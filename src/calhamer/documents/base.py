@@ -132,6 +132,7 @@ def describe_validation_error(
         return f"{absent}: {text}" if text else absent
     where = field_path(loc)
     if text is not None:
+        text += _given(first.get("input"))
         # A hint that names its field itself ('"units" must map...') is shown alone.
         if not where or text.startswith((f'"{where}"', where)):
             return text
@@ -141,6 +142,17 @@ def describe_validation_error(
     more = len({tuple(_clean(e)) for e in errors}) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
     return f"{where}: {message}{tail}" if where else f"{message}{tail}"
+
+
+def _given(value: Any) -> str:
+    """What was written instead, when it is short enough to quote (a scalar)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        shown = repr(value) if not isinstance(value, bool) else str(value).lower()
+        if value is None:
+            shown = "null"
+        if len(shown) <= 40:
+            return f", not {shown}"
+    return ""
 
 
 def _clean(error: ErrorDetails) -> list[int | str]:

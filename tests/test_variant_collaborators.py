@@ -208,7 +208,7 @@ def test_the_visibility_policy_makes_each_power_view() -> None:
 def test_the_visibility_policy_words_a_retreat_for_no_unit() -> None:
     doc = {"variant": "test-blind", "phase": "F1901R",
            "units": {"FRANCE": ["A BUR"]},
-           "dislodged": {"GERMANY": [{"unit": "A MUN", "attacker": "BUR"}]}}
+           "dislodged": {"GERMANY": [{"unit": "A MUN", "attacker_from": "BUR"}]}}
     register_variant(Blind)
     position, _, _ = position_from_json(doc)
     outcome = adjudicate(position, {"FRANCE": ["A Mun - Ruh"]})

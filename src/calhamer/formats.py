@@ -11,6 +11,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import ValidationError
+
+from calhamer.documents.base import describe_validation_error
+from calhamer.documents.phase import PHASE_HINTS, PHASE_UNKNOWN, DislodgedEntry, PhaseDocument
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, load_map
 from calhamer.position import Dislodged, Phase, Position, units_from_specs
@@ -79,22 +83,9 @@ def order_text(line: str) -> str:
     return text.rstrip() if comment else text
 
 
-KNOWN_KEYS = {
-    "variant",
-    "rules",
-    "phase",
-    "units",
-    "centers",
-    "dislodged",
-    "contested",
-    "orders",
-    "options",
-    "game",
-    "views",
-    "bids",
-    "seed",
-    "extra",
-}
+# The keys of a phase document (``PhaseDocument``); ``options``, ``game``, ``views``, ``bids``,
+# ``seed`` and ``extra`` are reserved for variants.
+KNOWN_KEYS = frozenset(PhaseDocument.model_fields)
 
 
 def _power(m: Map, raw: str, where: str) -> str:
@@ -114,27 +105,36 @@ def _location(m: Map, raw: str, where: str) -> int:
     return loc
 
 
-def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list[str]], str]:
-    """Read a phase document: the position, the orders by power, and the rule edition name."""
+def phase_document(doc: object) -> PhaseDocument:
+    """``doc`` checked as a phase document (:class:`calhamer.documents.PhaseDocument`): the
+    keys known and each value of the right JSON type. Raises :class:`PhaseError` with the
+    field path of the first problem."""
     if not isinstance(doc, Mapping):
         raise PhaseError("a phase document must be a JSON object")
-    unknown = set(doc) - KNOWN_KEYS
-    if unknown:
-        raise PhaseError(f"unknown keys in the phase document: {', '.join(sorted(unknown))}")
-    variant = find_variant(str(doc.get("variant", "standard")))
+    try:
+        return PhaseDocument.model_validate(doc if isinstance(doc, dict) else dict(doc))
+    except ValidationError as exc:
+        raise PhaseError(describe_validation_error(
+            exc, hints=PHASE_HINTS, unknown=PHASE_UNKNOWN)) from None
+
+
+def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list[str]], str]:
+    """Read a phase document: the position, the orders by power, and the rule edition name.
+
+    The document's shape is checked by :class:`PhaseDocument`, the variant's own fields by
+    its state model (``Variant.state``), and every name against the map here."""
+    parsed = phase_document(doc)
+    variant = find_variant(parsed.variant)
     m = load_map(variant.map_name)
-    rules = str(doc.get("rules") or variant.default_rules)
+    rules = parsed.rules or variant.default_rules
     find_rules(rules)  # fail early, with the list of editions, on a bad name
-    phase = Phase.parse(str(doc.get("phase", m.start_phase)))
-    units_doc = doc.get("units", {})
-    if not isinstance(units_doc, Mapping):
-        raise PhaseError('"units" must map each power to a list of units, like "F LON"')
-    specs = {_power(m, p, "units"): _str_list(v, f"units of {p}") for p, v in units_doc.items()}
+    phase = Phase.parse(parsed.phase or m.start_phase)
+    specs = {_power(m, p, "units"): v for p, v in parsed.units.items()}
     units = units_from_specs(m, specs, variant.notation.parse_unit)
     centers: dict[int, str] = {}
-    for raw_power, codes in _mapping(doc, "centers").items():
+    for raw_power, codes in parsed.centers.items():
         power = _power(m, raw_power, "centers")
-        for code in _str_list(codes, f"centers of {raw_power}"):
+        for code in codes:
             province = m.province_of(_location(m, code, f"centers of {power}"))
             if not m.provinces[province].is_supply_center:
                 raise PhaseError(
@@ -147,30 +147,23 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                     "a centre has one owner, so list it for one power only"
                 )
     dislodged = []
-    for raw_power, entries in _mapping(doc, "dislodged").items():
+    for raw_power, entries in parsed.dislodged.items():
         power = _power(m, raw_power, "dislodged")
-        for entry in entries if isinstance(entries, list) else [entries]:
+        for entry in entries:
             if isinstance(entry, str):
-                entry = {"unit": entry}
-            if not isinstance(entry, Mapping) or "unit" not in entry:
-                raise PhaseError(
-                    f'dislodged units of {power} are written {{"unit": "F ANK", '
-                    '"attacker_from": "SEV"}'
-                )
-            unit = variant.notation.parse_unit(m, str(entry["unit"]), power)
-            origin = entry.get("attacker_from")
+                entry = DislodgedEntry(unit=entry)
+            unit = variant.notation.parse_unit(m, entry.unit, power)
+            origin = entry.attacker_from
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
             dislodged.append(Dislodged(unit, blocked))
     contested = frozenset(
-        m.province_of(_location(m, c, "contested"))
-        for c in _str_list(doc.get("contested", []), "contested")
+        m.province_of(_location(m, c, "contested")) for c in parsed.contested
     )
     orders: dict[str, list[str]] = {}
-    for raw_power, items in _mapping(doc, "orders").items():
-        orders.setdefault(_power(m, raw_power, "orders"), []).extend(
-            _str_list(items, f"orders of {raw_power}")
-        )
-    extra = variant.read_extra(m, doc)
+    for raw_power, items in parsed.orders.items():
+        orders.setdefault(_power(m, raw_power, "orders"), []).extend(items)
+    state = variant.state
+    extra = {} if state is None else state.read(variant, m, doc)
     position = Position(
         m, phase, units, centers, tuple(dislodged), contested, variant=variant, extra=extra
     )
@@ -178,19 +171,6 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     if problems:
         raise PhaseError("; ".join(problems))
     return position, orders, rules
-
-
-def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    value = doc.get(key, {})
-    if not isinstance(value, Mapping):
-        raise PhaseError(f'"{key}" must map each power to a list, like {{"ENGLAND": [...]}}')
-    return value
-
-
-def _str_list(value: object, where: str) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, list):
-        raise PhaseError(f"{where} must be a list of strings")
-    return [str(v) for v in value]
 
 
 def position_to_json(position: Position, rules: str | None = None) -> dict[str, Any]:
@@ -220,7 +200,8 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
             dislodged.setdefault(d.unit.power, []).append(entry)
         doc["dislodged"] = dislodged
         doc["contested"] = sorted(m.provinces[p].code for p in position.contested)
-    variant.write_extra(position, doc)
+    if variant.state is not None:
+        variant.state.write(variant, position, doc)
     return doc
 
 

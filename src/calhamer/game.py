@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -25,8 +26,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from pydantic import ValidationError
+
 from calhamer import dice
 from calhamer.bots import BotView
+from calhamer.documents.base import describe_validation_error
+from calhamer.documents.game import GAME_HINTS, GAME_UNKNOWN, GameDocument
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import (
     canonical_results,
@@ -301,6 +306,7 @@ class Game:
         max_year = doc.get("max_year")
         if max_year is not None and (isinstance(max_year, bool) or not isinstance(max_year, int)):
             raise GameError(f'"max_year" must be a year (a whole number), not {max_year!r}')
+        check_game_document(doc)
         records = []
         for index, entry in enumerate(phases):
             records.append(_read_record(entry, index, last=index == len(phases) - 1))
@@ -468,7 +474,8 @@ class Game:
         position = r.position
         if r.bids:
             # The bids join the position as the variant reads them from a phase document.
-            extra = position.variant.read_extra(position.map, {"bids": r.bids})
+            state = position.variant.state
+            extra = state.read(position.variant, position.map, {"bids": r.bids}) if state else {}
             position = position.replace(extra=MappingProxyType({**position.extra, **extra}))
         orders = {p: order_lines(lines) for p, lines in r.orders.items()}
         return position, orders
@@ -817,6 +824,39 @@ def _first_difference(what: str, recorded: Any, again: Any, where: str = "") -> 
             if a != b:
                 return _first_difference(what, a, b, f"{where}[{i}]")
     return f"the {what} differ at {where or '/'}: recorded {recorded!r}, judged again {again!r}"
+
+
+def check_game_document(doc: Mapping[str, Any], *, earlier_positions: bool = False) -> None:
+    """``doc`` checked as a game file (:class:`calhamer.documents.GameDocument`): its keys
+    and the JSON type of every value, the current phase's position included. Raises
+    :class:`GameError` naming the phase entry and the field path of the first problem.
+
+    The positions of earlier phases are checked only with ``earlier_positions``: a command
+    checks one when it reads it, so that ``calhamer verify`` can report a tampered one as a
+    phase that does not come out as recorded rather than refuse the whole file.
+    """
+    phases = doc.get("phases")
+    if not earlier_positions and isinstance(phases, list):
+        doc = {**doc, "phases": [
+            {**entry, "position": {}} if index < len(phases) - 1 and isinstance(entry, Mapping)
+            and isinstance(entry.get("position"), Mapping) else entry
+            for index, entry in enumerate(phases)]}
+    try:
+        GameDocument.model_validate(doc if isinstance(doc, dict) else dict(doc))
+        return
+    except ValidationError as exc:
+        message = describe_validation_error(exc, hints=GAME_HINTS, unknown=GAME_UNKNOWN)
+    # "phases[2].position.units" is told as the commands tell phases: "phase entry 3 (F1901M):"
+    entry = re.match(r"phases\[(\d+)\]\.?", message)
+    if entry and isinstance(phases, list):
+        index = int(entry[1])
+        rest = message[entry.end():].strip()
+        where = f"phase entry {index + 1}"
+        code = phases[index].get("phase") if isinstance(phases[index], Mapping) else None
+        if isinstance(code, str):
+            where += f" ({code})"
+        message = f"{where} {rest}" if rest.startswith("has no") else f"{where}: {rest}"
+    raise GameError(message)
 
 
 def _returns(seed: str) -> Callable[[], str]:

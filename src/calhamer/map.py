@@ -17,9 +17,12 @@ from enum import IntEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING
 
 from calhamer.errors import MapError
+
+if TYPE_CHECKING:
+    from calhamer.documents.maps import MapFile, PowerEntry
 
 Location = int
 ProvinceId = int
@@ -89,7 +92,9 @@ class Map:
     fleet_adjacent: tuple[frozenset[Location], ...]
     start_units: dict[str, tuple[str, ...]]
     start_centers: dict[str, tuple[str, ...]] | None
-    raw: dict[str, object] = field(repr=False)
+    # The map file as read (merged with the files it extends), checked by one model: the
+    # renderer and the variants read their own tables here (geometry, minor powers' orders).
+    file: MapFile = field(repr=False)
     _names: dict[str, Location] = field(repr=False)
     _prefix_names: tuple[tuple[str, Location], ...] = field(repr=False)
     _power_names: dict[str, str] = field(repr=False)
@@ -317,9 +322,29 @@ def available_maps() -> list[str]:
 
 @cache
 def load_map(name_or_path: str) -> Map:
-    """Load a map by name (a file in ``calhamer/maps``) or by path to a TOML file."""
+    """Load a map by name (a file in ``calhamer/maps``) or by path to a TOML file.
+
+    Each file, and the map merged from the files it extends, is checked by
+    :class:`calhamer.documents.maps.MapFile`; a problem raises :class:`MapError` naming the
+    file and the field path (``map 'x.toml': provinces.PAR.type: ...``).
+    """
     data = _read_with_parents(name_or_path, seen=())
-    return _build(data, source=name_or_path)
+    return _build(_checked(data, name_or_path), source=name_or_path)
+
+
+def _checked(data: dict[str, object], name_or_path: str) -> MapFile:
+    """``data`` (a map file's tables) checked by the one model of map files."""
+    # Imported here: pydantic is loaded by the first map read, not by ``import calhamer``.
+    from pydantic import ValidationError
+
+    from calhamer.documents.base import describe_validation_error
+    from calhamer.documents.maps import MAP_HINTS, MapFile
+
+    try:
+        return MapFile.model_validate(data)
+    except ValidationError as exc:
+        problem = describe_validation_error(exc, hints=MAP_HINTS)
+        raise MapError(f"map {name_or_path!r}: {problem}") from None
 
 
 def _read(name_or_path: str) -> dict[str, object]:
@@ -333,9 +358,11 @@ def _read(name_or_path: str) -> dict[str, object]:
                 known = ", ".join(available_maps())
                 raise MapError(f"no map called {name_or_path!r}; the maps shipped are: {known}")
             text = resource.read_text(encoding="utf-8")
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"map {name_or_path!r} is not valid TOML: {exc}") from None
+    _checked(data, name_or_path)  # each file on its own, so that a problem names its file
+    return data
 
 
 def _read_with_parents(name_or_path: str, seen: tuple[str, ...]) -> dict[str, object]:
@@ -346,10 +373,10 @@ def _read_with_parents(name_or_path: str, seen: tuple[str, ...]) -> dict[str, ob
     if not parent:
         return data
     base = _read_with_parents(str(parent), (*seen, name_or_path))
-    return _merge(base, data)
+    return _merge(base, data, name_or_path)
 
 
-def _merge(base: dict[str, object], child: dict[str, object]) -> dict[str, object]:
+def _merge(base: dict[str, object], child: dict[str, object], name: str) -> dict[str, object]:
     merged: dict[str, object] = {}
     for key in set(base) | set(child):
         if key == "remove":
@@ -370,11 +397,12 @@ def _merge(base: dict[str, object], child: dict[str, object]) -> dict[str, objec
     removals = _table(child, "remove")
     for kind in ("army", "fleet"):
         table = dict(_table(merged, kind))
-        edges = removals.get(kind, [])
-        if not isinstance(edges, list):
-            raise MapError(f"[remove] {kind} must be a list")
-        for edge in edges:
-            a, b = str(edge).split()
+        for edge in removals.get(kind, []):  # type: ignore[attr-defined]
+            ends = str(edge).split()
+            if len(ends) != 2:
+                raise MapError(f"map {name!r}: remove.{kind}: {edge!r} must name two places, "
+                               'like "BUR PAR"')
+            a, b = ends
             table[a] = " ".join(t for t in str(table.get(a, "")).split() if t != b)
             table[b] = " ".join(t for t in str(table.get(b, "")).split() if t != a)
         merged[kind] = table
@@ -383,80 +411,59 @@ def _merge(base: dict[str, object], child: dict[str, object]) -> dict[str, objec
 
 def _table(data: dict[str, object], key: str) -> dict[str, object]:
     value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise MapError(f"[{key}] must be a table")
-    return value
+    return value if isinstance(value, dict) else {}  # the model has checked it is a table
 
 
-def _strings(value: object, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple):
-        raise MapError(f"{where} must be a list")
-    return tuple(value)
-
-
-def _build(data: dict[str, object], source: str) -> Map:
-    meta = _table(data, "map")
+def _build(file: MapFile, source: str) -> Map:
+    meta = file.map
 
     def fail(msg: str) -> MapError:
         return MapError(f"map {source!r}: {msg}")
 
-    def power_entry(table: str, code: str, info: object, color: str, minor: bool) -> Power:
-        if not isinstance(info, dict):
-            raise fail(f"[{table}.{code}] must be a table")
+    def power_entry(code: str, info: PowerEntry, color: str, minor: bool) -> Power:
         return Power(
             code=code,
-            name=str(info.get("name", code.title())),
-            adjective=str(info.get("adjective", "")),
-            aliases=tuple(info.get("aliases", ())),
-            color=str(info.get("color", color)),
+            name=info.name if info.name is not None else code.title(),
+            adjective=info.adjective or "",
+            aliases=tuple(info.aliases),
+            color=info.color if info.color is not None else color,
             minor=minor,
         )
 
-    powers = [
-        power_entry("powers", code, info, "#888888", False)
-        for code, info in _table(data, "powers").items()
-    ]
+    powers = [power_entry(code, info, "#888888", False) for code, info in file.powers.items()]
     minor_powers = []
     minor_homes: dict[str, str] = {}  # province code -> minor power
     minor_units: dict[str, tuple[str, ...]] = {}
-    for code, info in _table(data, "minor_powers").items():
+    for code, minor_info in file.minor_powers.items():
         if code in {p.code for p in powers}:
             raise fail(f"{code} is in both [powers] and [minor_powers]")
-        minor_powers.append(power_entry("minor_powers", code, info, "#c8b48c", True))
-        info = cast(dict[str, Any], info)  # power_entry has checked it is a table
-        minor_units[code] = tuple(str(u) for u in info.get("units", ()))
-        for centre in info.get("centers", ()):
-            minor_homes[str(centre).upper()] = code
+        minor_powers.append(power_entry(code, minor_info, "#c8b48c", True))
+        minor_units[code] = tuple(minor_info.units)
+        for centre in minor_info.centers:
+            minor_homes[centre.upper()] = code
     power_codes = {p.code for p in powers} | {p.code for p in minor_powers}
 
     provinces: list[Province] = []
     # [centres] gives provinces several supply centres each (or makes them centres at all).
-    weights = {str(k).upper(): v for k, v in _table(data, "centres").items()}
-    unknown_weights = set(weights) - set(_table(data, "provinces"))
+    weights = {k.upper(): v for k, v in file.centres.items()}
+    unknown_weights = set(weights) - set(file.provinces)
     if unknown_weights:
         raise fail(f"[centres] names {', '.join(sorted(unknown_weights))}, not provinces")
-    for index, (code, info) in enumerate(sorted(_table(data, "provinces").items())):
-        if not isinstance(info, dict):
-            raise fail(f"[provinces.{code}] must be a table")
-        info = dict(info)
+    for index, (code, info) in enumerate(sorted(file.provinces.items())):
         if code != code.upper():
             raise fail(f"province code {code!r} must be upper case")
-        weight = info.get("centres", weights.get(code, 1 if info.get("sc", False) else 0))
-        if not isinstance(weight, int) or isinstance(weight, bool) or weight < 0:
-            raise fail(f"province {code}: centres must be a whole number, not {weight!r}")
+        sc = info.sc
+        weight = info.centres if info.centres is not None else weights.get(code, 1 if sc else 0)
         if weight:
-            info["sc"] = True
-        elif info.get("sc", False):
+            sc = True
+        elif sc:
             raise fail(f"province {code} is a supply centre counting for no centres")
-        try:
-            terrain = Terrain[str(info.get("type", "land")).upper()]
-        except KeyError:
-            raise fail(f"province {code}: unknown type {info.get('type')!r}") from None
-        home = info.get("home")
+        terrain = Terrain[info.type.upper()]
+        home = info.home
         if code in minor_homes:
             if home is not None and home != minor_homes[code]:
                 raise fail(f"{code} is a home centre of both {home} and {minor_homes[code]}")
-            if not info.get("sc", False):
+            if not sc:
                 raise fail(f"[minor_powers.{minor_homes[code]}] centers: {code} is no centre")
             home = minor_homes.pop(code)
         if home is not None and home not in power_codes:
@@ -465,12 +472,12 @@ def _build(data: dict[str, object], source: str) -> Map:
             Province(
                 id=index,
                 code=code,
-                name=str(info.get("name", code)),
+                name=info.name if info.name is not None else code,
                 terrain=terrain,
-                is_supply_center=bool(info.get("sc", False)),
+                is_supply_center=sc,
                 home=home,
-                coasts=tuple(info.get("coasts", ())),
-                aliases=tuple(info.get("aliases", ())),
+                coasts=tuple(info.coasts),
+                aliases=tuple(info.aliases),
                 centres=weight,
             )
         )
@@ -496,16 +503,16 @@ def _build(data: dict[str, object], source: str) -> Map:
         return loc
 
     army: list[set[ProvinceId]] = [set() for _ in provinces]
-    for src, targets in _table(data, "army").items():
+    for src, targets in file.army.items():
         a = location(src, "[army]")
-        for t in str(targets).split():
+        for t in targets.split():
             b = location(t, f"[army] {src}")
             army[a].add(b)
             army[b].add(a)
     fleet: list[set[Location]] = [set() for _ in loc_province]
-    for src, targets in _table(data, "fleet").items():
+    for src, targets in file.fleet.items():
         a = location(src, "[fleet]")
-        for t in str(targets).split():
+        for t in targets.split():
             b = location(t, f"[fleet] {src}")
             fleet[a].add(b)
             fleet[b].add(a)
@@ -534,12 +541,11 @@ def _build(data: dict[str, object], source: str) -> Map:
                     raise fail(f"the power name {alias!r} is given to {power_names[key]} too")
                 power_names[key] = pw.code
 
-    start = _table(data, "start")
-    start_units = {k: _strings(v, f"[start.units] {k}") for k, v in _table(start, "units").items()}
+    start_units = {k: tuple(v) for k, v in file.start.units.items()}
     start_units.update({k: v for k, v in minor_units.items() if v})
     start_centers = (
-        {k: _strings(v, f"[start.centers] {k}") for k, v in _table(start, "centers").items()}
-        if start.get("centers") is not None
+        {k: tuple(v) for k, v in file.start.centers.items()}
+        if file.start.centers is not None
         else None
     )
     if start_centers is not None:
@@ -553,14 +559,12 @@ def _build(data: dict[str, object], source: str) -> Map:
         if power not in power_codes:
             raise fail(f"[start] names {power!r}, which is not in [powers]")
 
-    victory_centers = meta.get("victory_centers", 0)
-    if not isinstance(victory_centers, int | float | str):
-        raise fail(f"victory_centers must be a number, not {victory_centers!r}")
+    name = meta.name if meta.name is not None else source
     return Map(
-        name=str(meta.get("name", source)),
-        title=str(meta.get("title", meta.get("name", source))),
-        victory_centers=int(victory_centers),
-        start_phase=str(meta.get("start_phase", "S1901M")),
+        name=name,
+        title=meta.title if meta.title is not None else name,
+        victory_centers=meta.victory_centers or 0,
+        start_phase=meta.start_phase or "S1901M",
         powers=tuple(powers),
         provinces=tuple(provinces),
         loc_province=tuple(loc_province),
@@ -569,7 +573,7 @@ def _build(data: dict[str, object], source: str) -> Map:
         fleet_adjacent=tuple(frozenset(f) for f in fleet),
         start_units=start_units,
         start_centers=start_centers,
-        raw=data,
+        file=file,
         _names=names,
         _prefix_names=prefix_names,
         _power_names=power_names,

@@ -22,7 +22,7 @@ This module imports no variant: the variants subclass :class:`Variant` in
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from calhamer import validation
 from calhamer.adjudicator import MovementResolver
@@ -36,6 +36,7 @@ from calhamer.victory import STANDARD_VICTORY, VictoryRule
 from calhamer.views import STANDARD_VISIBILITY, Visibility
 
 if TYPE_CHECKING:
+    from calhamer.documents.state import VariantState
     from calhamer.map import Location, UnitType
     from calhamer.orders import AnyOrder, Build, Order
     from calhamer.pieces import Dislodged
@@ -72,6 +73,11 @@ class Variant:
     # standing, a draw by the game's year limit or by agreement (:mod:`calhamer.victory`). A
     # variant whose rules differ sets its own :class:`~calhamer.victory.VictoryRule`.
     victory: ClassVar[VictoryRule] = STANDARD_VICTORY
+    # The variant's own state: the model of the fields it adds to a phase document, which
+    # reads them into ``Position.extra``, writes them back and says what outlives a phase
+    # (:class:`calhamer.documents.state.VariantState`). None: the standard game keeps none.
+    # A class attribute, so that ``import calhamer`` loads no model (nor pydantic).
+    state: ClassVar[type[VariantState] | None] = None
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.
@@ -83,13 +89,6 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        """Variant fields of a phase document, kept in ``Position.extra``."""
-        return {}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        """Add the variant's fields of ``position`` to a phase document."""
 
     # Whether a retreat to an adjacent place the unit may not enter (occupied, the attacker's
     # origin, a standoff) is a legal order that fails and disbands the unit, rather than an
@@ -143,13 +142,6 @@ class Variant:
         """
         return True
 
-    def extra_after_phase(self, position: Position) -> Mapping[str, object]:
-        """The variant fields of ``position`` (``Position.extra``) that outlive its phase.
-
-        All of them by default; a variant drops the inputs of one phase here (DP bids), so
-        that they are neither used again nor written into the next phase's document.
-        """
-        return position.extra
 
     # -- games ---------------------------------------------------------------------------------
 

@@ -25,7 +25,8 @@ def update_centers(position: Position) -> dict[int, str]:
 def advance(position: Position, rules: Rules) -> Position:
     """The next phase to play after ``position`` (whose own phase is finished)."""
     variant = position.variant
-    extra = variant.extra_after_phase(position)
+    state = variant.state
+    extra = position.extra if state is None else state.lasting(position.extra)
     if extra is not position.extra:
         position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it
     special = variant.next_phase(position, rules)

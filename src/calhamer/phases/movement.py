@@ -151,9 +151,10 @@ def _movement_outcome(
     phase = position.phase
     if dislodged:
         phase = Phase(phase.year, phase.season, "R")
+    state = intake.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
         phase=phase, units=new_units, dislodged=tuple(dislodged), contested=contested,
-        extra=intake.variant.extra_after_phase(position),
+        extra=position.extra if state is None else state.lasting(position.extra),
     )
     nxt = after if after.dislodged else advance(after, rules)
     resolution = Resolution(resolver, legal)

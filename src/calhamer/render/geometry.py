@@ -98,9 +98,8 @@ def _packaged(name: str) -> Geometry | None:
 
 
 def _find_base(m: Map) -> Geometry | None:
-    raw_meta = m.raw.get("map") if isinstance(m.raw, dict) else None
-    meta = raw_meta if isinstance(raw_meta, dict) else {}
-    for name in (meta.get("geometry"), m.name, meta.get("extends")):
+    meta = m.file.map
+    for name in (meta.geometry, m.name, meta.extends):
         if not name:
             continue
         name = str(name)
@@ -155,10 +154,9 @@ def _fit(m: Map, base: Geometry) -> Geometry:
 
 
 def _given_xy(m: Map, code: str) -> Point | None:
-    provinces = m.raw.get("provinces") if isinstance(m.raw, dict) else None
-    entry = provinces.get(code) if isinstance(provinces, dict) else None
-    if isinstance(entry, dict) and "x" in entry and "y" in entry:
-        return float(entry["x"]), float(entry["y"])
+    entry = m.file.provinces.get(code)
+    if entry is not None and entry.x is not None and entry.y is not None:
+        return entry.x, entry.y
     return None
 
 

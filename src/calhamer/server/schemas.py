@@ -24,6 +24,8 @@ from pydantic import (
     StrictInt,
 )
 
+from calhamer.documents.phase import PhaseDocument, ViewResultEntry
+
 
 def _no_nul(value: str) -> str:
     if "\x00" in value:
@@ -180,7 +182,8 @@ class GameNowOut(BaseModel):
     """What a player (or the gamemaster) sees of the game now."""
 
     game: GameOut
-    position: dict[str, Any]  # the current phase as a phase document, without orders
+    # The current phase as a phase document, without orders (as the viewer may see it).
+    position: PhaseDocument
     orders: dict[str, OrdersOut]  # the orders you may read for the current phase
     last_phase: str | None  # the latest adjudicated phase, if any
 
@@ -195,11 +198,8 @@ class PhaseOut(BaseModel):
     adjudicated: bool
 
 
-class ResultOut(BaseModel):
-    order: str
-    canonical: str
-    result: str
-    reason: str
+class ResultOut(ViewResultEntry):
+    """One order's result, as in the output document (``unknown``: not told to you)."""
 
 
 class PhaseResultOut(BaseModel):

@@ -32,9 +32,13 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from pydantic import Field, StrictBool
+
 from calhamer import notation
 from calhamer.adjudicator import CONVOY, EMPTY, MOVE, MovementResolver, OrderTable
-from calhamer.errors import IllegalOrderError, InvalidOrderError, OrderError, PhaseError
+from calhamer.documents.base import Document
+from calhamer.documents.state import VariantState
+from calhamer.errors import IllegalOrderError, InvalidOrderError, OrderError
 from calhamer.map import Location, Map, Terrain, UnitType
 from calhamer.notation import ParsedOrder
 from calhamer.orders import AnyOrder, Build, Convoy, Order, Support, Waive
@@ -410,8 +414,41 @@ class ExchangePhase(PhaseHandler):
         return adjudicate_exchanges(position, orders, rules)
 
 
+class ArpiesseOptions(Document):
+    """Arpiesse's options (``"options"`` in a phase document)."""
+
+    colour_exchange: StrictBool | None = Field(
+        None, description="whether the game plays the summer colour exchange (rule XII); "
+        "written only when it differs from the variant's default")
+
+
+class ArpiesseState(VariantState):
+    """Arpiesse's state: the game's options, written when they differ from the variant's."""
+
+    options: ArpiesseOptions = Field(default_factory=lambda: ArpiesseOptions())
+
+    hints: ClassVar[Mapping[str, str]] = {
+        "options": '"options" must be an object, like {{"colour_exchange": true}}',
+        "options.colour_exchange": 'the option "colour_exchange" must be true or false',
+    }
+    unknown: ClassVar[Mapping[str, str]] = {
+        "options": "options (the one option is colour_exchange)"}
+
+    def to_extra(self, variant: Variant, m: Map) -> dict[str, object]:
+        value = self.options.colour_exchange
+        return {} if value is None else {"colour_exchange": value}
+
+    @classmethod
+    def from_extra(cls, variant: Variant, position: Position) -> ArpiesseState | None:
+        assert isinstance(variant, Arpiesse)
+        value = variant.exchange_enabled(position)
+        if value == variant.colour_exchange:
+            return None
+        return cls(options=ArpiesseOptions(colour_exchange=value))
+
+
 class ArpiesseNotation(notation.Notation):
-    """Units and orders with their colours: ``Purple A VEN``, ``BUILD Blue F LON``, and the
+    """Units and orders with their colours: ``Purple A VEN``, ``BUILD Silver F LON``, and the
     summer exchange ``A VEN X F TRI``."""
 
     # -- units ---------------------------------------------------------------------------------
@@ -502,29 +539,7 @@ class Arpiesse(Variant):
     colour_exchange = False  # the optional summer colour exchange (rule XII)
     notation = ArpiesseNotation()
 
-    # -- options -----------------------------------------------------------------------------
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        options = doc.get("options", {})
-        if not isinstance(options, Mapping):
-            raise PhaseError('"options" must be an object, like {"colour_exchange": true}')
-        unknown = set(options) - {"colour_exchange"}
-        if unknown:
-            raise PhaseError(
-                f"unknown options for {self.title}: {', '.join(sorted(map(str, unknown)))}; "
-                "the one option is colour_exchange"
-            )
-        if "colour_exchange" not in options:
-            return {}
-        value = options["colour_exchange"]
-        if not isinstance(value, bool):
-            raise PhaseError('the option "colour_exchange" must be true or false')
-        return {"colour_exchange": value}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        value = self.exchange_enabled(position)
-        if value != self.colour_exchange:
-            doc["options"] = {"colour_exchange": value}
+    state = ArpiesseState  # the options of the game, in every phase document
 
     def exchange_enabled(self, position: Position) -> bool:
         """Whether this game plays the summer colour exchange (rule XII)."""

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from calhamer.documents.phase import PhaseDocument
 from calhamer.due import without_orders
 from calhamer.position import Position
 from calhamer.rules import EDITIONS
@@ -86,8 +87,9 @@ def api_game_now(viewer: ApiViewer, session: SessionDep) -> GameNowOut:
     if phase.index > 0:
         last = games.phases_of(session, viewer.game)[phase.index - 1].code
     return GameNowOut(game=present.game_out(session, viewer, phase),
-                   position=results.position_document(viewer, phase),
-                   orders=readable, last_phase=last)
+                      position=PhaseDocument.model_validate(
+                          results.position_document(viewer, phase)),
+                      orders=readable, last_phase=last)
 
 
 @api.get("/{game_id}/admin", response_model=GameGMOut,

@@ -40,8 +40,7 @@ Everything other modules and the tests use is importable from this package.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from calhamer.bids import BidRule, Bids
 from calhamer.orders import AnyOrder, Order
@@ -55,6 +54,7 @@ from calhamer.rules import Rules
 from .bids import (  # noqa: F401
     BIDS,
     Bid,
+    DPState,
     bids_of,
     bids_to_json,
     parse_bid,
@@ -144,14 +144,7 @@ class DPVariant(DPTerms):
 
     # -- the phase document --------------------------------------------------------------------
 
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        bids = read_bids(m, doc.get(BIDS))
-        return {BIDS: bids} if bids else {}
-
-    def extra_after_phase(self, position: Position) -> Mapping[str, object]:
-        if BIDS not in position.extra:
-            return position.extra
-        return MappingProxyType(without_bids(position.extra))
+    state = DPState  # the bids of one phase, read from its document and dropped after it
 
     # -- where neutral units' orders come from -------------------------------------------------
 

@@ -12,10 +12,18 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import Field
+
+from calhamer.documents.phase import PHASE_HINTS, BidItem
+from calhamer.documents.state import VariantState
 from calhamer.errors import PhaseError
 from calhamer.map import Map
 from calhamer.position import Position
+
+if TYPE_CHECKING:
+    from calhamer.variant import Variant
 
 BIDS = "bids"  # the key of the bids in a phase document and in ``Position.extra``
 
@@ -105,6 +113,33 @@ def read_bids(m: Map, doc: object) -> tuple[Bid, ...]:
             raise PhaseError(f"the bids of {power} must be a list")
         bids += [to_bid(power, item) for item in items]
     return tuple(bids)
+
+
+class DPState(VariantState):
+    """A DP variant's state: the secret bids of one movement phase (``"bids"``), an input
+    of that phase like its orders. They are never written into a phase document (a game
+    keeps them apart, see ``docs/formats.md``), and they end with their phase."""
+
+    bids: dict[str, list[BidItem]] | None = Field(
+        None, description="each bidding power's bids: lines like \"2 DP: A Kas - Kam\", "
+        "or objects")
+
+    hints: ClassVar[Mapping[str, str]] = {
+        k: v for k, v in PHASE_HINTS.items() if k.startswith("bids")}
+
+    def to_extra(self, variant: Variant, m: Map) -> dict[str, object]:
+        bids = read_bids(m, self.model_dump(mode="json").get(BIDS))
+        return {BIDS: bids} if bids else {}
+
+    @classmethod
+    def from_extra(cls, variant: Variant, position: Position) -> DPState | None:
+        return None  # bids are secret: no phase document made from a position holds them
+
+    @classmethod
+    def lasting(cls, extra: Mapping[str, object]) -> Mapping[str, object]:
+        if BIDS not in extra:
+            return extra
+        return MappingProxyType(without_bids(extra))
 
 
 def bids_to_json(bids: Iterable[Bid]) -> dict[str, list[dict[str, object]]]:

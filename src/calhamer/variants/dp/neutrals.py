@@ -13,7 +13,6 @@ from functools import cache
 
 from calhamer import notation
 from calhamer.adjudicator import MovementResolver, OrderTable
-from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map
 from calhamer.orders import AnyOrder, Build
 from calhamer.position import Position, Unit
@@ -36,25 +35,17 @@ class MinorPower:
 @cache
 def minor_powers(m: Map) -> dict[str, MinorPower]:
     """The minor powers of ``m``, read from its ``[minor_powers]`` tables."""
-    table = m.raw.get("minor_powers", {})
-    if not isinstance(table, dict):  # load_map has checked this already
-        raise CalhamerError(f"map {m.name!r}: [minor_powers] must be a table")
     found: dict[str, MinorPower] = {}
     for power in m.minor_powers:
-        info = dict(table.get(power.code, {}))
-        default = info.get("default", "hold")
+        info = m.file.minor_powers.get(power.code)
+        if info is None:  # a map built without a file
+            found[power.code] = MinorPower(power.code, power.name, ())
+            continue
+        default = info.default  # "hold" or a list of orders, as the map file's model says
         if isinstance(default, str):
             default = [] if default.strip().lower() == "hold" else [default]
-        if not isinstance(default, list) or not all(isinstance(d, str) for d in default):
-            raise PhaseError(
-                f'[minor_powers.{power.code}] default must be "hold" or a list of orders'
-            )
         found[power.code] = MinorPower(
-            power.code,
-            power.name,
-            tuple(str(u) for u in info.get("units", ())),
-            bool(info.get("stationary", True)),
-            tuple(default),
+            power.code, power.name, tuple(info.units), info.stationary, tuple(default)
         )
     return found
 

@@ -36,9 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
-from calhamer.errors import PhaseError
 from calhamer.map import ARMY, Map, ProvinceId
 from calhamer.notation import Notation, ParsedOrder
 from calhamer.orders import AnyOrder, Move, Order
@@ -65,6 +63,7 @@ from .spying import (  # noqa: F401
     read_order,
     spy_range,
 )
+from .state import KriegsplomacyState
 from .visibility import (  # noqa: F401
     known_position,
     known_totals,
@@ -161,48 +160,7 @@ class Kriegsplomacy(Variant):
     notation = KriegsplomacyNotation()
     visibility = KriegsplomacyVisibility()
 
-    # -- phase documents: the spies whose retreat news is still to come -------------------------
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        extra = doc.get("extra") or {}
-        if not isinstance(extra, Mapping):
-            raise PhaseError('"extra" must be an object')
-        entries = extra.get(SPIES, [])
-        if not isinstance(entries, list):
-            raise PhaseError('"extra.spies" must be a list of {"power", "unit", "sees"} objects')
-        spies = []
-        for entry in entries:
-            if not isinstance(entry, Mapping) or not {"power", "unit", "sees"} <= set(entry):
-                raise PhaseError('each of "extra.spies" is written {"power": "ENGLAND", '
-                                 '"unit": "F NTH", "sees": ["BEL", ...]}')
-            power = m.find_power(str(entry["power"]))
-            if power is None:
-                raise PhaseError(f"extra.spies: {entry['power']!r} is not a power of this map")
-            unit = self.notation.parse_unit(m, str(entry["unit"]), power)
-            sees = set()
-            for code in entry["sees"]:
-                loc = m.find_location(str(code))
-                if loc is None:
-                    raise PhaseError(f"extra.spies: {code!r} is not a province of this map")
-                sees.add(m.province_of(loc))
-            spies.append(SpyRecord(power, unit, frozenset(sees)))
-        return {SPIES: tuple(spies)} if spies else {}
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        spies = position.extra.get(SPIES)
-        if not spies:
-            return
-        m = position.map
-        doc["extra"] = {
-            SPIES: [
-                {
-                    "power": s.power,
-                    "unit": self.notation.format_unit(m, s.unit),
-                    "sees": sorted(m.provinces[p].code for p in s.sees),
-                }
-                for s in spies
-            ]
-        }
+    state = KriegsplomacyState  # the spies whose retreat news is still to come
 
     # -- orders ------------------------------------------------------------------------------------
 

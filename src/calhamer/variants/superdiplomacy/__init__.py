@@ -34,17 +34,15 @@ Everything other modules and the tests use is importable from this package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
 
 from calhamer import dice
-from calhamer.errors import PhaseError
 from calhamer.map import Location, Map
 from calhamer.notation import Notation, ParsedOrder
 from calhamer.orders import AnyOrder
-from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.position import Dislodged, Position, Unit
 from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
 from calhamer.variant import Variant
@@ -87,11 +85,10 @@ from .seasons import (  # noqa: F401
     production,
     small_power_production,
 )
+from .state import SuperdiplomacyState
 from .supply import Component, sector_neighbours, supply_components  # noqa: F401
 
 NEUTRAL = "NEUTRAL"
-# The variant's own fields of a position's "extra" (the secret seed is kept apart).
-_EXTRA_FIELDS = ("seed_hash", "armed", "dice", "retreat_blocked")
 
 
 class SuperdiplomacyNotation(Notation):
@@ -156,39 +153,7 @@ class Superdiplomacy(Variant):
     visibility = SuperdiplomacyVisibility()
     reporter = SuperdiplomacyReporter()
 
-    # -- documents -----------------------------------------------------------------------------
-
-    def read_extra(self, m: Any, doc: Mapping[str, Any]) -> Mapping[str, object]:
-        extra = doc.get("extra", {}) or {}
-        if not isinstance(extra, Mapping):
-            raise PhaseError('"extra" must be an object')
-        unknown = set(extra) - set(_EXTRA_FIELDS)
-        if unknown:
-            raise PhaseError(f"unknown Superdiplomacy fields in \"extra\": "
-                             f"{', '.join(sorted(map(str, unknown)))}")
-        out: dict[str, object] = {k: v for k, v in extra.items() if v is not None}
-        seed = doc.get("seed")
-        if seed is not None:
-            if not isinstance(seed, str) or not seed:
-                raise PhaseError('"seed" must be a non-empty string')
-            published = extra.get("seed_hash")
-            if published is not None and not dice.seed_matches(seed, str(published)):
-                raise PhaseError("the seed does not match the published commitment "
-                                 f"(SHA-256 {published})")
-            out["seed"] = seed
-            out["seed_hash"] = dice.commitment(seed)
-        armed = out.get("armed")
-        if armed is not None:
-            Phase.parse(str(armed))
-        return out
-
-    def write_extra(self, position: Any, doc: dict[str, Any]) -> None:
-        # The secret seed is never written here: a game keeps it apart from the position
-        # (revealed with the results), and a phase document given to be adjudicated names it.
-        extra = position.extra
-        fields_ = {k: extra[k] for k in _EXTRA_FIELDS if extra.get(k) is not None}
-        if fields_:
-            doc["extra"] = fields_
+    state = SuperdiplomacyState  # the dice commitment and record, and the Small Powers
 
     def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
         """A movement phase gets a fresh secret seed; only its hash is shown before it is over."""

@@ -9,7 +9,7 @@ from calhamer.documents.phase import PhaseDocument
 def test_openapi_describes_the_position_as_a_phase_document(client):
     schema = client.get("/openapi.json").json()
     parts = schema["components"]["schemas"]
-    assert parts["ViewOut"]["properties"]["position"] == {
+    assert parts["GameNowOut"]["properties"]["position"] == {
         "$ref": "#/components/schemas/PhaseDocument"}
     document = parts["PhaseDocument"]
     assert set(document["properties"]) == set(PhaseDocument.model_fields)

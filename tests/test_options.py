@@ -364,8 +364,7 @@ def test_variants_list_only_what_adjudication_accepts(variant):
                     parsed = v.notation.parse_order(position.map, text,
                                                     phase_kind=position.phase.kind,
                                                     position=position, power=power)
-                    assert format_order(position.map, parsed.order) == \
-                        format_order(position.map, order)
+                    assert v.notation.format_order(position, parsed.order) == text
 
 
 def test_kriegsplomacy_lists_nothing_a_power_cannot_know():
@@ -400,6 +399,26 @@ def test_minor_powers_and_unknown_phase_kinds_list_nothing():
     position = game.current
     minor = position.map.minor_power_codes[0]
     assert possible_orders(position, minor) == {}
+    # A phase kind whose handler lists no orders (the base PhaseHandler) lists nothing.
+    from types import MappingProxyType
+
+    from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
+    from calhamer.variant import Variant
+
+    class Unlisted(Variant):
+        phases = MappingProxyType({**STANDARD_PHASES, "X": PhaseHandler()})
+
+    odd = Position.initial().replace(phase=Phase(1901, "U", "X"))
+    odd = odd.replace(variant=Unlisted())
+    assert possible_orders(odd, "FRANCE") == {}
+
+
+def test_the_arpiesse_summer_exchange_lists_each_exchange():
     summer = Position.initial(variant=find_variant("arpiesse-exchange"))
     summer = summer.replace(phase=Phase(1901, "U", "X"))
-    assert possible_orders(summer, "FRANCE") == {}
+    found = dict(possible_order_texts(summer, "FRANCE"))
+    # Brest and Paris could support each other to hold; Marseilles has no French neighbour.
+    assert found["Red A PAR"] == ["Red A PAR X Red F BRE"]
+    assert found["Red F BRE"] == ["Red F BRE X Red A PAR"]
+    assert "Red A MAR" not in found
+    assert all(" X " in o for orders in found.values() for o in orders)

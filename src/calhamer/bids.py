@@ -13,7 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from calhamer.map import Location
+    from calhamer.orders import AnyOrder
     from calhamer.position import Position
+    from calhamer.rules import Rules
 
 Bids = Sequence[Mapping[str, object] | str]
 """One power's bids: ``{"order": "A Bel - Pic", "dp": 2}`` objects, ``2 DP: A Bel - Pic`` lines."""
@@ -27,3 +30,11 @@ class BidRule:
         """Problems with ``power``'s ``bids`` for the phase of ``position``, in words a player
         understands; empty when they may be stored."""
         raise NotImplementedError
+
+    def options(
+        self, position: Position, power: str, rules: Rules
+    ) -> tuple[int, dict[Location, list[AnyOrder]]]:
+        """What ``power`` may bid for in the phase of ``position``: what it may spend, and the
+        orders it may buy for each unit, by the unit's location (what a bot chooses from).
+        ``(0, {})`` by default: nothing to bid for."""
+        return 0, {}

@@ -42,6 +42,7 @@ from calhamer.formats import (
     read_json,
 )
 from calhamer.map import Map
+from calhamer.options import possible_orders
 from calhamer.orders import AnyOrder, Build
 from calhamer.phases import adjudicate
 from calhamer.position import Phase, Position
@@ -521,20 +522,16 @@ class Game:
         """Every order ``power`` may give now, as ``Order`` values, by the name of the
         location of the unit (or, in winter, of the centre) each is for (``"STP/SC"``).
 
-        Made from what the power may know (:func:`calhamer.options.possible_orders`), with
-        what each variant adds (:func:`calhamer.variants.choices.variant_orders`). Empty once
-        the game is over.
+        Made from what the power may know by the phase's handler
+        (:func:`calhamer.options.possible_orders`), the variant's own orders included:
+        espionage, colours, numbered stack orders. Empty once the game is over.
         """
-        # Loaded on first use, like the variants it knows, so that commands that never list
-        # orders load none of them.
-        from calhamer.variants.choices import variant_orders
-
         if self.is_done():
             return {}
         position = self.current
         code = self._power(power)
         names = position.map.loc_names
-        found = variant_orders(position, code, self.rules)
+        found = possible_orders(position, code, self.rules)
         return {names[loc]: orders for loc, orders in found.items()}
 
     def possible_order_texts(self, power: str) -> dict[str, list[str]]:
@@ -578,13 +575,13 @@ class Game:
         every order it may buy for each neutral unit, by the unit's location (text, to bid as
         ``"1 DP: A BEL - HOL"`` with :meth:`set_bids`). ``(0, {})`` in other variants and
         phases."""
-        from calhamer.variants.choices import neutral_orders  # on first use, as above
-
         position = self.current
         code = self._power(power)
-        if not (position.variant.bids is not None) or not position.phase.is_movement:
+        rule = position.variant.bids
+        if rule is None:
             return 0, {}
-        allotment, found = neutral_orders(position, code, self.rules)
+        edition = position.variant.phase_rules(find_rules(self.rules))
+        allotment, found = rule.options(position, code, edition)
         write = position.variant.notation.format_order
         names = position.map.loc_names
         return allotment, {names[loc]: [write(position, o) for o in orders]

@@ -43,7 +43,7 @@ from calhamer.map import Location, Map, Terrain, UnitType
 from calhamer.notation import ParsedOrder
 from calhamer.orders import AnyOrder, Build, Convoy, Order, Support, Waive
 from calhamer.phases import Intake, OrdersIn, advance
-from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
+from calhamer.phases.handlers import STANDARD_PHASES, Adjustments, PhaseHandler
 from calhamer.position import Phase, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -413,6 +413,43 @@ class ExchangePhase(PhaseHandler):
     def adjudicate(self, position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
         return adjudicate_exchanges(position, orders, rules)
 
+    def possible_orders(
+        self, position: Position, known: Position, power: str, rules: Rules
+    ) -> dict[Location, list[AnyOrder]]:
+        """An exchange of each of the power's units with every unit it could support to hold
+        or that could support it (rule XII)."""
+        m = position.map
+        found: dict[Location, list[AnyOrder]] = {}
+        for here, unit in sorted(position.units.items()):
+            if unit.power != power:
+                continue
+            exchanges: list[AnyOrder] = [
+                Exchange(unit.type, unit.loc, other.type, other.loc)
+                for there, other in sorted(position.units.items())
+                if there != here and (could_support_hold(m, unit, other)
+                                      or could_support_hold(m, other, unit))]
+            if exchanges:
+                found[unit.loc] = exchanges
+        return found
+
+
+class ColouredAdjustments(Adjustments):
+    """The standard winter, whose builds may take any colour (rule I)."""
+
+    def possible_orders(
+        self, position: Position, known: Position, power: str, rules: Rules
+    ) -> dict[Location, list[AnyOrder]]:
+        found = super().possible_orders(position, known, power, rules)
+        for loc, orders in found.items():
+            coloured: list[AnyOrder] = []
+            for order in orders:
+                coloured.append(order)
+                if isinstance(order, Build) and not isinstance(order, ColouredBuild):
+                    coloured += [ColouredBuild(order.unit_type, order.loc, colour)
+                                 for colour in COLOURS if colour != RED]
+            found[loc] = coloured
+        return found
+
 
 class ArpiesseOptions(Document):
     """Arpiesse's options (``"options"`` in a phase document)."""
@@ -535,7 +572,9 @@ class Arpiesse(Variant):
     aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
     title = "Arpiesse Diplomacy"
     resolver_class = ArpiesseResolver
-    phases = MappingProxyType({**STANDARD_PHASES, "X": ExchangePhase()})  # summer exchange
+    # The summer exchange, and builds in any colour.
+    phases = MappingProxyType({**STANDARD_PHASES, "A": ColouredAdjustments(),
+                               "X": ExchangePhase()})
     colour_exchange = False  # the optional summer colour exchange (rule XII)
     notation = ArpiesseNotation()
 

@@ -43,6 +43,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from calhamer.bids import BidRule, Bids
+from calhamer.map import Location
 from calhamer.orders import AnyOrder, Order
 from calhamer.position import Position, Unit
 from calhamer.reporter import Reporter
@@ -70,6 +71,7 @@ from .judging import (  # noqa: F401
     VOID,
     DPTerms,
     JudgedBid,
+    bid_options,
     check_bids,
     judge_bid,
     judge_power_bids,
@@ -109,6 +111,11 @@ class DPBids(BidRule):
 
     def check(self, position: Position, power: str, bids: Bids) -> list[str]:
         return check_bids(position, power, bids)
+
+    def options(
+        self, position: Position, power: str, rules: Rules
+    ) -> tuple[int, dict[Location, list[AnyOrder]]]:
+        return bid_options(position, power)
 
 
 class DPReporter(Reporter):

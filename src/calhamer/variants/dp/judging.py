@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from calhamer.errors import CalhamerError, OrderError
-from calhamer.orders import Convoy, Hold, Move, Order, Support
+from calhamer.map import Location
+from calhamer.options import movement_candidates
+from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.position import Position
 from calhamer.validation import Illegal
 from calhamer.variant import Variant
 
 from .bids import Bid, to_bid
+from .neutrals import is_stationary, neutral_units
 
 ORDER_KINDS = ("hold", "move", "support", "convoy")
 
@@ -185,3 +188,31 @@ def check_bids(
     if why:
         problems.append(why)
     return problems
+
+
+_KIND_OF = {Hold: "hold", Move: "move", Support: "support", Convoy: "convoy"}
+
+
+def bid_options(position: Position, power: str) -> tuple[int, dict[Location, list[AnyOrder]]]:
+    """What ``power`` may bid for in a movement phase: its allotment, and the orders DP may
+    buy for each neutral unit by the unit's location (a stationary unit does not move: its
+    sortie would fail; only the kinds the variant sells). ``(0, {})`` in other phases."""
+    variant = dp_terms(position)
+    if not position.phase.is_movement:
+        return 0, {}
+    m = position.map
+    allotment = variant.allotment(position, m.find_power(power) or power)
+    found: dict[Location, list[AnyOrder]] = {}
+    for minor in sorted({u.power for u in neutral_units(position).values()}):
+        for loc, orders in movement_candidates(position, position, minor).items():
+            unit = position.unit_at(loc)
+            stationary = unit is not None and is_stationary(m, unit)
+            kept: list[AnyOrder] = [
+                o for o in orders
+                if type(o) in _KIND_OF
+                and not (stationary and isinstance(o, Move | Convoy))
+                and (variant.buyable is None or _KIND_OF[type(o)] in variant.buyable)]
+            if kept:
+                found[loc] = kept
+    names = m.loc_names
+    return allotment, {loc: found[loc] for loc in sorted(found, key=names.__getitem__)}

@@ -36,11 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
-from calhamer.map import ARMY, Map, ProvinceId
+from calhamer.map import ARMY, Location, Map, ProvinceId
 from calhamer.notation import Notation, ParsedOrder
-from calhamer.orders import AnyOrder, Move, Order
+from calhamer.orders import AnyOrder, Hold, Move, Order
 from calhamer.phases import update_centers
+from calhamer.phases.handlers import STANDARD_PHASES, Movement
 from calhamer.position import Phase, Position
 from calhamer.results import PhaseOutcome, Resolution
 from calhamer.rules import DisorderDistance, Rules
@@ -149,6 +151,27 @@ class KriegsplomacyVisibility(Visibility):
         return kept
 
 
+class KriegsplomacyMovement(Movement):
+    """The standard movement phase, whose possible orders also spy: every unit may be ordered
+    to espionage (``A VIE E``) or counter-espionage (``F NWY CE``) instead."""
+
+    def possible_orders(
+        self, position: Position, known: Position, power: str, rules: Rules
+    ) -> dict[Location, list[AnyOrder]]:
+        found = super().possible_orders(position, known, power, rules)
+        check = position.variant.check_movement_order
+        for orders in found.values():
+            hold = next((o for o in orders if type(o) is Hold), None)
+            if hold is None:
+                continue
+            for kind in (Espionage, CounterEspionage):
+                try:
+                    orders.append(check(position, power, kind(hold.unit_type, hold.loc)))
+                except Illegal:
+                    continue
+        return found
+
+
 class Kriegsplomacy(Variant):
     """Kriegsplomacy rd07: fog of war, espionage and counter-espionage, flexible builds."""
 
@@ -159,6 +182,7 @@ class Kriegsplomacy(Variant):
     blocked_retreat_fails = True
     notation = KriegsplomacyNotation()
     visibility = KriegsplomacyVisibility()
+    phases = MappingProxyType({**STANDARD_PHASES, "M": KriegsplomacyMovement()})
 
     state = KriegsplomacyState  # the spies whose retreat news is still to come
 

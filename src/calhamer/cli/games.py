@@ -12,6 +12,7 @@ from typing import Any
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
+    VARIANT_NAMES,
     Parser,
     UserError,
     dumps,
@@ -23,7 +24,7 @@ from calhamer.cli.io import (
 from calhamer.game import Game, game_view, locked, write_atomically
 from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.rules import EDITIONS
-from calhamer.variants import find_variant, variant_names
+from calhamer.variants import find_variant
 
 
 def _load_game(path: str) -> Game:
@@ -235,7 +236,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     """``calhamer game ...`` (a whole game in one file) and ``calhamer verify``."""
     editions = ", ".join(EDITIONS)
-    variants = ", ".join(variant_names())
     g = sub.add_parser("game", help="play a whole game kept in one file",
                        description="Play a whole game kept in one JSON file.")
     gsub = g.add_subparsers(dest="game_command", metavar="ACTION", parser_class=Parser)
@@ -243,7 +243,7 @@ def add_parsers(sub: Any) -> None:
 
     p = gsub.add_parser("new", help="start a game file")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--variant", default="standard", help=f"the variant ({VARIANT_NAMES})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.set_defaults(run=cmd_game_new)

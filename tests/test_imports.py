@@ -187,3 +187,17 @@ def test_a_command_help_still_lists_every_variant() -> None:
     sub = next(a for a in parser._actions if a.dest == "command")
     text = " ".join(sub.choices["new"].format_help().split())  # type: ignore[union-attr]
     assert f"({', '.join(variant_names())})" in text
+
+
+def test_adjudicate_means_one_thing() -> None:
+    """A resolver decides nodes (``decide``); ``adjudicate`` is a whole phase's judgment."""
+    from calhamer.adjudicator import MovementResolver
+    from calhamer.resolver import GuessResolver
+    from calhamer.variants import find_variant, variant_names
+    from calhamer.variants.superdiplomacy.resolver import _Resolver as StackResolver
+
+    classes = {GuessResolver, MovementResolver, StackResolver}
+    classes |= {find_variant(name).resolver_class for name in variant_names()}
+    for cls in classes:
+        assert callable(getattr(cls, "decide", None)), cls
+        assert not [name for name in dir(cls) if name.startswith("adjudicate")], cls

@@ -105,7 +105,8 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
     after = position.replace(units=units, dislodged=(), contested=frozenset())
-    return PhaseOutcome(position, intake.finish(), after, advance(after, rules), removed=removed)
+    # The texts are written when the results are first read (a bot may never read them).
+    return PhaseOutcome(position, intake.finish, after, advance(after, rules), removed=removed)
 
 
 def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:

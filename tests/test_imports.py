@@ -149,3 +149,55 @@ def test_the_standard_start_loads_no_other_variant() -> None:
     loaded = _loaded_after("import calhamer\ncalhamer.Position.initial('standard')")
     assert sorted(m for m in loaded if m.startswith("calhamer.variants.")) == []
     assert not any(m.startswith(("calhamer.server", "calhamer.render")) for m in loaded)
+
+
+def _all_loaded_after(code: str) -> set[str]:
+    script = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    return set(out.splitlines())
+
+
+# Slow to import and needed only by some uses: installed packages' metadata (variants from
+# other packages), TOML (a map being loaded), spelling suggestions, hashing (dice), JSON and
+# argparse (documents and the command line), the validated documents, pictures, the server.
+_LAZY = ("importlib.metadata", "tomllib", "difflib", "hashlib", "hmac", "secrets", "json",
+         "argparse", "pydantic", "calhamer.documents", "calhamer.render", "calhamer.server",
+         "calhamer.game", "calhamer.formats", "calhamer.dice")
+
+
+def test_import_calhamer_loads_only_the_core() -> None:
+    loaded = _all_loaded_after("import calhamer")
+    assert sorted(m for m in loaded if m.startswith(_LAZY)) == []
+
+
+def test_the_command_line_help_loads_no_metadata_dice_or_documents() -> None:
+    loaded = _all_loaded_after("from calhamer.cli import build_parser\n"
+                               "build_parser().format_help()")
+    slow = ("importlib.metadata", "hashlib", "secrets", "pydantic", "calhamer.documents",
+            "calhamer.variants.")
+    assert sorted(m for m in loaded if m.startswith(slow)) == []
+
+
+def test_a_command_help_still_lists_every_variant() -> None:
+    from calhamer.cli import build_parser
+    from calhamer.variants import variant_names
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    text = " ".join(sub.choices["new"].format_help().split())  # type: ignore[union-attr]
+    assert f"({', '.join(variant_names())})" in text
+
+
+def test_adjudicate_means_one_thing() -> None:
+    """A resolver decides nodes (``decide``); ``adjudicate`` is a whole phase's judgment."""
+    from calhamer.adjudicator import MovementResolver
+    from calhamer.resolver import GuessResolver
+    from calhamer.variants import find_variant, variant_names
+    from calhamer.variants.superdiplomacy.resolver import _Resolver as StackResolver
+
+    classes = {GuessResolver, MovementResolver, StackResolver}
+    classes |= {find_variant(name).resolver_class for name in variant_names()}
+    for cls in classes:
+        assert callable(getattr(cls, "decide", None)), cls
+        assert not [name for name in dir(cls) if name.startswith("adjudicate")], cls

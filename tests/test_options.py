@@ -15,7 +15,7 @@ from calhamer.errors import CalhamerError
 from calhamer.game import Game
 from calhamer.map import ARMY, FLEET, load_map
 from calhamer.notation import format_order, parse_order
-from calhamer.options import possible_order_texts, possible_orders
+from calhamer.options import movement_candidates, possible_order_texts, possible_orders
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from calhamer.phases import adjudicate, buildable_centres, retreat_options
 from calhamer.position import Phase, Position, units_from_specs
@@ -422,3 +422,61 @@ def test_the_arpiesse_summer_exchange_lists_each_exchange():
     assert found["Red F BRE"] == ["Red F BRE X Red A PAR"]
     assert "Red A MAR" not in found
     assert all(" X " in o for orders in found.values() for o in orders)
+
+
+# -- the fast path: candidates legal by construction -------------------------------------------
+
+
+@SETTINGS
+@given(case=movement_positions(), data=st.data())
+def test_fast_listing_equals_the_full_order_check(case: Case, data: st.DataObject) -> None:
+    """Movement orders listed from the map's tables are exactly those that every candidate
+    sent through the full order check leaves."""
+    position = case.position
+    power = data.draw(st.sampled_from(_powers_with_units(position)))
+    fast = movement_candidates(position, position, power)
+    full = movement_candidates(position, position, power, full_check=True)
+    assert fast == full
+
+
+@st.composite
+def _stack_boards(draw: st.DrawFn) -> Position:
+    """Superdiplomacy boards with stacks of one to six units of either type, anywhere."""
+    start = Position.initial(variant=find_variant("superdiplomacy"))
+    m = start.map
+    stack = type(next(iter(start.units.values())))
+    powers = [p for p in m.power_codes if not m.is_minor(p)]
+    provinces = draw(st.lists(st.integers(0, m.province_count - 1), min_size=1, max_size=60,
+                              unique=True))
+    units = {}
+    for province in provinces:
+        power = draw(st.sampled_from(powers))
+        size = draw(st.integers(1, 6))
+        if m.is_sea(province):
+            units[province] = stack(power, FLEET, province, armies=0, fleets=size)
+        elif m.is_coastal(province) and not m.coast_locations(province) and draw(st.booleans()):
+            fleets = draw(st.integers(1, size))
+            units[province] = stack(power, FLEET, province, armies=size - fleets, fleets=fleets)
+        else:
+            units[province] = stack(power, ARMY, province, armies=size, fleets=0)
+    return start.replace(units=units)
+
+
+@SETTINGS
+@given(position=_stack_boards(), data=st.data())
+def test_fast_listing_of_stacks_equals_the_full_order_check(position: Position,
+                                                            data: st.DataObject) -> None:
+    power = data.draw(st.sampled_from(sorted({u.power for u in position.units.values()})))
+    fast = movement_candidates(position, position, power, stacks=True)
+    full = movement_candidates(position, position, power, stacks=True, full_check=True)
+    assert fast == full
+
+
+def test_a_board_listed_twice_lists_the_same_for_each_power():
+    """The board kept between listings is never confused with another board."""
+    first = Position.initial()
+    moved = first.replace(units={p: u for p, u in first.units.items()
+                                 if u.power != "FRANCE"})
+    for _ in range(2):
+        assert possible_orders(moved, "FRANCE") == {}
+        assert len(possible_orders(first, "FRANCE")) == 3

@@ -379,17 +379,18 @@ class MovementResolver(GuessResolver):
 
     # -- decisions (DATC 5.B.1 to 5.B.3) ----------------------------------------------------
 
-    def adjudicate(self, p: int) -> bool:
+    def decide(self, p: int) -> bool:
+        """The decision of province ``p``'s order: moves, supports given, convoys kept."""
         kind = self.table.kind[p]
         if kind == MOVE:
-            return self.adjudicate_move(p)
+            return self.decide_move(p)
         if kind == SUPPORT:
-            return self.adjudicate_support(p)
+            return self.decide_support(p)
         if kind == CONVOY:
-            return self.adjudicate_convoy(p)
+            return self.decide_convoy(p)
         return True
 
-    def adjudicate_move(self, p: int) -> bool:
+    def decide_move(self, p: int) -> bool:
         if p in self.neutral:
             return False
         t = self.table
@@ -406,7 +407,7 @@ class MovementResolver(GuessResolver):
                 return False
         return True
 
-    def adjudicate_support(self, s: int) -> bool:
+    def decide_support(self, s: int) -> bool:
         t = self.table
         movers = t.movers_to[s]
         if not movers:
@@ -451,10 +452,10 @@ class MovementResolver(GuessResolver):
     def map_is_sea(self, province: int) -> bool:
         return self.table.map.is_sea(province)
 
-    def adjudicate_convoy(self, f: int) -> bool:
+    def decide_convoy(self, f: int) -> bool:
         # DATC 5.D: ask the attackers' conditions directly rather than through resolve, so
         # that a convoy paradox always forms one clean cycle (convoy and the support it cuts).
-        return not any(self.adjudicate_move(m) for m in self.table.movers_to[f])
+        return not any(self.decide_move(m) for m in self.table.movers_to[f])
 
     def backup_rule(self, cycle: list[int]) -> None:
         kind = self.table.kind

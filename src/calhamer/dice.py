@@ -18,9 +18,6 @@ face has exactly the same chance; :meth:`DiceStream.below` draws any uniform cho
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,21 +27,29 @@ SCHEME = "hmac-sha256/1"
 
 def new_seed() -> str:
     """A fresh secret seed: 32 random bytes from the operating system, as hex."""
+    import secrets  # the hashing modules load only when dice are used: the CLI starts quickly
+
     return secrets.token_hex(32)
 
 
 def commitment(seed: str) -> str:
     """The public commitment to ``seed``: its SHA-256 hash, as hex."""
+    import hashlib
+
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def seed_matches(seed: str, published: str) -> bool:
     """Whether ``seed`` is the one committed to by the hash ``published``."""
+    import hmac
+
     return hmac.compare_digest(commitment(seed), published.strip().lower())
 
 
 def orders_digest(lines: Iterable[str]) -> str:
     """SHA-256 of the orders (canonical lines; sorted here, so their order does not matter)."""
+    import hashlib
+
     text = "\n".join(sorted(lines))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -79,6 +84,10 @@ class DiceStream:
     """An endless stream of unbiased throws, a pure function of ``seed`` and ``label``."""
 
     def __init__(self, seed: str, label: str) -> None:
+        import hashlib
+        import hmac
+
+        self._hmac, self._sha256 = hmac.new, hashlib.sha256
         self._key = seed.encode("utf-8")
         self.label = label
         self._block = b""
@@ -88,7 +97,7 @@ class DiceStream:
     def _byte(self) -> int:
         if self._used == len(self._block):
             message = f"{self.label}|{self._counter}".encode()
-            self._block = hmac.new(self._key, message, hashlib.sha256).digest()
+            self._block = self._hmac(self._key, message, self._sha256).digest()
             self._counter += 1
             self._used = 0
         value = self._block[self._used]

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from calhamer.documents.base import describe_validation_error
-from calhamer.documents.phase import PHASE_HINTS, PHASE_UNKNOWN, DislodgedEntry, PhaseDocument
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, load_map
 from calhamer.position import Dislodged, Phase, Position, units_from_specs
@@ -22,6 +18,9 @@ from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 from calhamer.views import PowerView, power_views
+
+if TYPE_CHECKING:
+    from calhamer.documents.phase import PhaseDocument
 
 # How deeply a document may nest. calhamer's own documents are a few levels deep (a game file
 # about six); the limit leaves room for variants and keeps every reader, and every error
@@ -83,11 +82,6 @@ def order_text(line: str) -> str:
     return text.rstrip() if comment else text
 
 
-# The keys of a phase document (``PhaseDocument``); ``options``, ``game``, ``views``, ``bids``,
-# ``seed`` and ``extra`` are reserved for variants.
-KNOWN_KEYS = frozenset(PhaseDocument.model_fields)
-
-
 def _power(m: Map, raw: str, where: str) -> str:
     power = m.find_power(str(raw))
     if power is None:
@@ -109,6 +103,13 @@ def phase_document(doc: object) -> PhaseDocument:
     """``doc`` checked as a phase document (:class:`calhamer.documents.PhaseDocument`): the
     keys known and each value of the right JSON type. Raises :class:`PhaseError` with the
     field path of the first problem."""
+    # The models (and pydantic) are loaded by the first document read, so that the command
+    # line's start and ``calhamer --help`` stay light.
+    from pydantic import ValidationError
+
+    from calhamer.documents.base import describe_validation_error
+    from calhamer.documents.phase import PHASE_HINTS, PHASE_UNKNOWN, PhaseDocument
+
     if not isinstance(doc, Mapping):
         raise PhaseError("a phase document must be a JSON object")
     try:
@@ -150,10 +151,10 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     for raw_power, entries in parsed.dislodged.items():
         power = _power(m, raw_power, "dislodged")
         for entry in entries:
-            if isinstance(entry, str):
-                entry = DislodgedEntry(unit=entry)
-            unit = variant.notation.parse_unit(m, entry.unit, power)
-            origin = entry.attacker_from
+            # A dislodged unit is written alone ("F ANK") or with where its attacker came from.
+            spec, origin = (entry, None) if isinstance(entry, str) else \
+                (entry.unit, entry.attacker_from)
+            unit = variant.notation.parse_unit(m, spec, power)
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
             dislodged.append(Dislodged(unit, blocked))
     contested = frozenset(

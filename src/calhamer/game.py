@@ -26,12 +26,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import ValidationError
-
 from calhamer import dice
 from calhamer.bots import BotView
-from calhamer.documents.base import describe_validation_error
-from calhamer.documents.game import GAME_HINTS, GAME_UNKNOWN, GameDocument
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import (
     canonical_results,
@@ -832,6 +828,13 @@ def check_game_document(doc: Mapping[str, Any], *, earlier_positions: bool = Fal
     checks one when it reads it, so that ``calhamer verify`` can report a tampered one as a
     phase that does not come out as recorded rather than refuse the whole file.
     """
+    # The models (and pydantic) are loaded by the first game read, not by the command line's
+    # start.
+    from pydantic import ValidationError
+
+    from calhamer.documents.base import describe_validation_error
+    from calhamer.documents.game import GAME_HINTS, GAME_UNKNOWN, GameDocument
+
     phases = doc.get("phases")
     if not earlier_positions and isinstance(phases, list):
         doc = {**doc, "phases": [

@@ -7,16 +7,13 @@ provinces come after them. See ``docs/maps.md`` for the file format.
 
 from __future__ import annotations
 
-import difflib
+import os
 import re
-import tomllib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calhamer.errors import MapError
@@ -163,6 +160,8 @@ class Map:
             hits = sorted({loc for name, loc in self._prefix_names if name.startswith(key)})
             if 1 < len(hits) <= 4:
                 return hits
+        import difflib  # only for a misspelt name
+
         close = difflib.get_close_matches(key, self._names.keys(), n=3, cutoff=0.6)
         seen: list[Location] = []
         for name in close:
@@ -315,9 +314,13 @@ def normalize_name(text: str) -> str:
 # -- loading ----------------------------------------------------------------------------------
 
 
+# The shipped maps, beside this module (read only when a map is loaded: the import of
+# calhamer stays quick).
+_MAPS = os.path.join(os.path.dirname(__file__), "maps")
+
+
 def available_maps() -> list[str]:
-    folder = resources.files("calhamer") / "maps"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(n[:-5] for n in os.listdir(_MAPS) if n.endswith(".toml"))
 
 
 @cache
@@ -348,16 +351,18 @@ def _checked(data: dict[str, object], name_or_path: str) -> MapFile:
 
 
 def _read(name_or_path: str) -> dict[str, object]:
-    path = Path(name_or_path)
+    import tomllib  # only when a map is loaded
+
     try:
-        if path.suffix == ".toml" and path.exists():
-            text = path.read_text(encoding="utf-8")
+        if name_or_path.endswith(".toml") and os.path.exists(name_or_path):
+            path = name_or_path
         else:
-            resource = resources.files("calhamer") / "maps" / f"{name_or_path}.toml"
-            if not resource.is_file():
+            path = os.path.join(_MAPS, f"{name_or_path}.toml")
+            if not os.path.isfile(path):
                 known = ", ".join(available_maps())
                 raise MapError(f"no map called {name_or_path!r}; the maps shipped are: {known}")
-            text = resource.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"map {name_or_path!r} is not valid TOML: {exc}") from None

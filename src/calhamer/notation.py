@@ -8,7 +8,6 @@ whose span points at the offending fragment of the text.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -178,6 +177,8 @@ class _Reader:
                 for s in (p.code, p.name, p.adjective, *p.aliases)
                 if s
             }
+            import difflib  # only for a misspelt name
+
             close = difflib.get_close_matches(normalize_name(name), spellings, n=3, cutoff=0.6)
             names = list(dict.fromkeys(spellings[c] for c in close))
             self.fail(

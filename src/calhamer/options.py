@@ -48,7 +48,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from calhamer.errors import CalhamerError
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain, UnitType
@@ -68,7 +70,8 @@ from calhamer.phases import adjudicate, buildable_centres
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS
 from calhamer.rules import Rules, find_rules
-from calhamer.validation import Illegal
+from calhamer.validation import Illegal, convoy_route_fleets, sea_route_exists
+from calhamer.validation import check_movement_order as standard_check
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -206,17 +209,31 @@ class _Fleets:
 
 
 def _moves(m: Map, piece: _Piece, fleets: _Fleets) -> list[Move]:
-    names = m.loc_names
-    if piece.type is FLEET:
-        return [Move(FLEET, piece.loc, d)
-                for d in sorted(m.fleet_adjacent[piece.loc], key=names.__getitem__)]
-    here = piece.province
-    adjacent = m.army_adjacent[here]
-    moves = [Move(ARMY, here, q) for q in sorted(adjacent, key=names.__getitem__)]
-    if m.is_coastal(here) and fleets.coasts:
-        for q in sorted(fleets.targets(here), key=names.__getitem__):
+    moves = list(_direct_moves(m, piece.type, piece.loc))
+    if piece.type is ARMY and fleets.coasts and m.is_coastal(piece.province):
+        here = piece.province
+        adjacent = m.army_adjacent[here]
+        for q in sorted(fleets.targets(here), key=m.loc_names.__getitem__):
             moves.append(Move(ARMY, here, q, via_convoy=q in adjacent))
     return moves
+
+
+_direct_by_map: WeakKeyDictionary[Map, dict[tuple[UnitType, Location], tuple[Move, ...]]] = (
+    WeakKeyDictionary())
+
+
+def _direct_moves(m: Map, unit_type: UnitType, loc: Location) -> tuple[Move, ...]:
+    """The moves of a unit next door (fleets to each coast they reach), made once per map."""
+    table = _direct_by_map.setdefault(m, {})
+    found = table.get((unit_type, loc))
+    if found is None:
+        names = m.loc_names
+        if unit_type is FLEET:
+            dests = sorted(m.fleet_adjacent[loc], key=names.__getitem__)
+        else:
+            dests = sorted(m.army_adjacent[m.loc_province[loc]], key=names.__getitem__)
+        found = table[(unit_type, loc)] = tuple(Move(unit_type, loc, d) for d in dests)
+    return found
 
 
 def _reach(m: Map, piece: _Piece) -> frozenset[ProvinceId]:
@@ -228,54 +245,185 @@ def _reach(m: Map, piece: _Piece) -> frozenset[ProvinceId]:
 
 
 def movement_candidates(
-    position: Position, base: Position, power: str, *, stacks: bool = False
+    position: Position, base: Position, power: str, *, stacks: bool = False,
+    full_check: bool = False,
 ) -> dict[Location, list[AnyOrder]]:
     """Every legal hold, move, support and convoy of ``power``'s units, judged on ``base``
     (what the power knows of ``position``); ``stacks`` for a variant whose units are stacks,
-    whose orders are checked on a board probed for them."""
+    whose orders are checked on a board probed for them.
+
+    Under the standard order check (the variant's ``check_movement_order`` is
+    :func:`calhamer.validation.check_movement_order`, and the power knows the whole board),
+    the candidates are built from tables of the map so that most are legal by construction:
+    holds, moves next door, supports to hold, and supports of moves the supported unit makes
+    over land or along the coast. Only convoys, moves by convoy and supports of an army's move
+    by sea go through the check. ``full_check`` sends every candidate through it (the
+    reference the fast path is tested against)."""
+    board = _board(position, base, stacks)
     m = base.map
-    names = m.loc_names
-    province_names = [names[p] for p in range(m.province_count)]
-    pieces = sorted(_pieces(m, base.units.values()), key=lambda p: (names[p.loc], p.type))
-    fleets = _Fleets(m, pieces)
-    moves = {piece: _moves(m, piece, fleets) for piece in pieces}
-    province_of = m.loc_province
-    targets = {piece: {province_of[mv.dest] for mv in mvs} for piece, mvs in moves.items()}
-    armies = [p for p in pieces if p.type is ARMY and m.is_coastal(p.province)]
+    province_names = board.province_names
+    pieces = board.pieces
+    fleets = board.fleets
+    moves = board.moves
+    fast = (not full_check and base is position
+            and position.variant.check_movement_order is standard_check)
+    pair_supports = _pair_supports_by_map.setdefault(m, {})
     probe = _probe(position) if stacks else None
     out: dict[Location, list[AnyOrder]] = {}
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         if piece.power != power:
             continue
         check = _checker(position, power, position.variant, piece, probe)
+        view_units = (probe if probe is not None else position).units
         here = piece.province
-        candidates: list[Order] = [Hold(piece.type, piece.loc), *moves[piece]]
-        reach = _reach(m, piece)
-        for other in pieces:
-            if other.province == here:
+        listed = out.setdefault(piece.loc, [])
+        own_moves = moves[index]
+        if fast:
+            # A hold, and every move next door, are legal as listed.
+            listed.append(Hold(piece.type, piece.loc))
+            # So is every move by convoy: its destination is a coast next to a chain of seas
+            # holding fleets that starts next to the army, which is what the check asks.
+            listed.extend(own_moves)
+        else:
+            for order in (Hold(piece.type, piece.loc), *own_moves):
+                if _passes(check, order):
+                    listed.append(order)
+        reach = board.reach[index]
+        # The units this one may support, in the order of the board: those next to it (to
+        # hold) and those that could move into a province it reaches (that move).
+        holds: set[int] = set()
+        into: dict[int, list[ProvinceId]] = {}
+        for q in reach:
+            for other in board.at.get(q, ()):
+                if pieces[other].province != here:
+                    holds.add(other)
+            if q == here:
                 continue
-            if other.province in reach:
-                candidates.append(Support(piece.type, piece.loc, other.type, other.loc))
-            into = targets[other] & reach
-            into.discard(here)
-            for q in sorted(into, key=province_names.__getitem__):
-                candidates.append(Support(piece.type, piece.loc, other.type, other.loc, q))
+            for other in board.movers_into.get(q, ()):
+                if pieces[other].province != here:
+                    into.setdefault(other, []).append(q)
+        for other in sorted(holds.union(into)):
+            target = pieces[other]
+            if fast:
+                supported = view_units.get(target.province)
+                is_army = supported is not None and supported.type is ARMY
+                # The supports of one unit for another depend on the map, where each stands
+                # and where the other may go: kept per map, so each pair is worked out once.
+                key = (piece.type, piece.loc, target.type, target.loc, board.targets[other],
+                       is_army)
+                found = pair_supports.get(key)
+                if found is None:
+                    found = _pair_supports(m, piece, target, board.targets[other], reach,
+                                           is_army)
+                    if len(pair_supports) > _PAIR_LIMIT:
+                        pair_supports.clear()
+                    pair_supports[key] = found
+                listed.extend(found)
+                continue
+            if other in holds:
+                support = Support(piece.type, piece.loc, target.type, target.loc)
+                if _passes(check, support):
+                    listed.append(support)
+            for q in sorted(into.get(other, ()), key=province_names.__getitem__):
+                support = Support(piece.type, piece.loc, target.type, target.loc, q)
+                if _passes(check, support):
+                    listed.append(support)
         if piece.type is FLEET and m.is_sea(here):
             chain = fleets.chain[here]
             carried = fleets.coasts[chain]
-            for army in armies:
-                if chain not in fleets.chains_near(army.province):
-                    continue
+            for army in board.armies_near[chain]:
                 for q in sorted(carried - {army.province}, key=province_names.__getitem__):
-                    candidates.append(Convoy(FLEET, piece.loc, army.province, q))
-        listed = out.setdefault(piece.loc, [])
-        for order in candidates:
-            try:
-                check(order)
-            except Illegal:
-                continue
-            listed.append(order)
+                    convoy = Convoy(FLEET, piece.loc, army.province, q)
+                    if fast:
+                        # The check's one question here: is this sea on a convoy route from
+                        # the army to the coast (the map's routes, computed once)?
+                        if here in convoy_route_fleets(m, army.province, q):
+                            listed.append(convoy)
+                    elif _passes(check, convoy):
+                        listed.append(convoy)
     return out
+
+
+# Supports of one piece for another, by map (see movement_candidates); bounded, since the
+# places a unit may go by convoy make the pairs of a long game many.
+_PAIR_LIMIT = 50_000
+_pair_supports_by_map: WeakKeyDictionary[Map, dict[tuple[object, ...], list[Support]]] = (
+    WeakKeyDictionary())
+
+
+def _pair_supports(m: Map, piece: _Piece, target: _Piece, targets: frozenset[ProvinceId],
+                   reach: frozenset[ProvinceId], army: bool) -> list[Support]:
+    """The supports ``piece`` may give ``target`` (which may move into ``targets``; ``army``
+    if the unit standing there is an army), as the order check would leave them."""
+    here = piece.province
+    out = []
+    if target.province in reach:
+        out.append(Support(piece.type, piece.loc, target.type, target.loc))
+    names = m.loc_names
+    for q in sorted(targets & reach - {here}, key=names.__getitem__):
+        # DATC 6.D.31 asks the check about an army's move by sea alone.
+        if (not army or q in m.army_adjacent[target.province] or not m.is_coastal(q)
+                or _sea_route_avoiding(m, target.province, q, here)):
+            out.append(Support(piece.type, piece.loc, target.type, target.loc, q))
+    return out
+
+
+@cache
+def _sea_route_avoiding(m: Map, origin: ProvinceId, dest: ProvinceId, avoid: ProvinceId) -> bool:
+    """Whether the map's seas, but ``avoid``, carry an army from ``origin`` to ``dest`` (the
+    check's DATC 6.D.31 question, which depends on the map alone)."""
+    return sea_route_exists(m, origin, dest, avoid=avoid)
+
+
+def _passes(check: Callable[[Order], Order], order: Order) -> bool:
+    try:
+        check(order)
+    except Illegal:
+        return False
+    return True
+
+
+class _Board:
+    """What the listing needs of a whole board, whoever asks: the pieces in the order they
+    are listed, their moves, where each reaches, and who could move where. Built once per
+    board and kept for the next power's listing of the same board."""
+
+    def __init__(self, m: Map, base: Position) -> None:
+        names = m.loc_names
+        self.province_names = [names[p] for p in range(m.province_count)]
+        self.pieces = sorted(_pieces(m, base.units.values()), key=lambda p: (names[p.loc], p.type))
+        self.fleets = fleets = _Fleets(m, self.pieces)
+        self.moves = [_moves(m, piece, fleets) for piece in self.pieces]
+        self.reach = [_reach(m, piece) for piece in self.pieces]
+        province_of = m.loc_province
+        self.at: dict[ProvinceId, list[int]] = {}
+        self.movers_into: dict[ProvinceId, list[int]] = {}
+        self.targets: list[frozenset[ProvinceId]] = []
+        for index, (piece, mvs) in enumerate(zip(self.pieces, self.moves, strict=True)):
+            self.at.setdefault(piece.province, []).append(index)
+            targets = frozenset(province_of[mv.dest] for mv in mvs)
+            self.targets.append(targets)
+            for q in targets:
+                self.movers_into.setdefault(q, []).append(index)
+        self.armies_near: list[list[_Piece]] = [[] for _ in fleets.coasts]
+        for piece in self.pieces:
+            if piece.type is ARMY and m.is_coastal(piece.province):
+                for chain in sorted(fleets.chains_near(piece.province)):
+                    self.armies_near[chain].append(piece)
+
+
+# The last board listed, kept because every power of a phase is usually listed in turn.
+_last_board: tuple[Position, bool, _Board] | None = None
+
+
+def _board(position: Position, base: Position, stacks: bool) -> _Board:
+    global _last_board
+    last = _last_board
+    if last is not None and last[0] is base and last[1] == stacks:
+        return last[2]
+    board = _Board(base.map, base)
+    _last_board = (base, stacks, board)
+    return board
 
 
 def _probe(position: Position) -> Position:

@@ -1,12 +1,12 @@
 """Kruijswijk's guess-and-check resolver (DATC v3.0 section 5.F), knowing no rules.
 
-A decision is an integer node. A subclass supplies :meth:`adjudicate`, which evaluates one
+A decision is an integer node. A subclass supplies :meth:`decide`, which evaluates one
 node's condition and asks :meth:`resolve` for any other node it needs, and
 :meth:`backup_rule`, which settles a cycle that has no single consistent resolution.
 
 ``resolve`` guesses "fails" the first time a node is visited; if the recursion comes back to
 it, the guess is used and the cycle recorded. Back at the ancestor of the whole cycle, the
-node is re-adjudicated guessing "succeeds": one answer for both guesses means the cycle has
+node is decided again guessing "succeeds": one answer for both guesses means the cycle has
 exactly one resolution; two answers (or none) call the backup rule.
 """
 
@@ -24,7 +24,8 @@ class GuessResolver:
         self._guess_based = False
         self._hits = 0
 
-    def adjudicate(self, node: int) -> bool:  # pragma: no cover - abstract
+    def decide(self, node: int) -> bool:  # pragma: no cover - abstract
+        """The value of ``node``'s condition, asking :meth:`resolve` for the nodes it needs."""
         raise NotImplementedError
 
     def backup_rule(self, cycle: list[int]) -> None:  # pragma: no cover - abstract
@@ -56,7 +57,7 @@ class GuessResolver:
         old_hits = self._hits
         self._guess_based = False
         self.resolution[node] = False
-        first = self.adjudicate(node)
+        first = self.decide(node)
 
         if not self._guess_based:
             # Nothing depended on a guess: the answer is final.
@@ -71,7 +72,7 @@ class GuessResolver:
             # This node is the ancestor of the whole cycle: try the other guess.
             del cycle[old_len:]
             self.resolution[node] = True
-            second = self.adjudicate(node)
+            second = self.decide(node)
             if first == second:
                 del cycle[old_len:]
                 self._guess_based = old_guess_based

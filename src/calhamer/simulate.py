@@ -15,7 +15,6 @@ object-store machinery would be unused weight here.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections import Counter
@@ -60,6 +59,8 @@ class GameSpec:
 
 def _dice_seeds(game_seed: str) -> Callable[[], str]:
     counter = iter(range(1 << 30))
+    import hashlib  # loaded when a game is played, not by the command line's start
+
     return lambda: hashlib.sha256(f"{game_seed}:dice:{next(counter)}".encode()).hexdigest()
 
 

@@ -14,6 +14,7 @@ from calhamer import dispatch
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
+    VARIANT_NAMES,
     Parser,
     UserError,
     dumps,
@@ -25,7 +26,7 @@ from calhamer.due import invalid_consequence
 from calhamer.game import Game, OrderCheck, is_order_line, locked, write_atomically
 from calhamer.messages import MessageLine, read_message
 from calhamer.rules import EDITIONS
-from calhamer.variants import find_variant, variant_names
+from calhamer.variants import find_variant
 from calhamer.views import known_position
 
 
@@ -363,7 +364,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     """``calhamer game ...`` (a whole game in one file) and ``calhamer verify``."""
     editions = ", ".join(EDITIONS)
-    variants = ", ".join(variant_names())
     g = sub.add_parser("game", help="play a whole game kept in one file",
                        description="Play a whole game kept in one JSON file.")
     gsub = g.add_subparsers(dest="game_command", metavar="ACTION", parser_class=Parser)
@@ -373,7 +373,7 @@ def add_parsers(sub: Any) -> None:
                         description="Start a game of a variant in a new game file (JSON), at "
                         "the variant's first phase; --force replaces an existing file.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--variant", default="standard", help=f"the variant ({VARIANT_NAMES})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.set_defaults(run=cmd_game_new)

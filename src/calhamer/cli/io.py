@@ -33,8 +33,28 @@ class UserError(Exception):
     """A problem to report in one line, with exit status 2."""
 
 
+# Written in a help text where the variants' names belong: they are listed only when that
+# help is shown, since finding the installed variants reads every package's metadata, which
+# would slow every command's start.
+VARIANT_NAMES = "<variant names>"
+
+
+class _Formatter(argparse.HelpFormatter):
+    def _expand_help(self, action: argparse.Action) -> str:
+        text = super()._expand_help(action)
+        if VARIANT_NAMES in text:
+            from calhamer.variants import variant_names
+
+            text = text.replace(VARIANT_NAMES, ", ".join(variant_names()))
+        return text
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is a UserError rather than an exit from inside."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UserError(f"{message} (see '{self.prog} --help')")

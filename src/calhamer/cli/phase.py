@@ -10,6 +10,7 @@ from typing import Any
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
+    VARIANT_NAMES,
     UserError,
     dumps,
     full_report,
@@ -199,7 +200,6 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     """The commands on one phase document: adjudicate, new, validate, rules, variants."""
     editions = ", ".join(EDITIONS)
-    variants = ", ".join(variant_names())
     p = sub.add_parser("adjudicate", help="adjudicate a phase document",
                        description="Adjudicate a phase document and report each order's result.")
     p.add_argument("file", metavar="FILE", help="the phase document, or - for standard input")
@@ -218,7 +218,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("new", help="print the starting position as a phase document",
                        description="Print a variant's starting position as a phase document "
                        "(JSON), ready for orders and 'calhamer adjudicate'.")
-    p.add_argument("--variant", default="standard", help=f"the variant ({variants})")
+    p.add_argument("--variant", default="standard", help=f"the variant ({VARIANT_NAMES})")
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.set_defaults(run=cmd_new)
 

@@ -52,7 +52,10 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                     intake.illegal(result, str(exc))
                     continue
                 units[m.province_of(new_unit.loc)] = new_unit
-                result.order = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
+                if order.unit_type is not new_unit.type or order.loc != new_unit.loc:
+                    # The build as it stands (a coast or unit type settled); written out
+                    # only when something changed, since this runs for every build.
+                    result.order = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
                 result.reason = "built"
             else:
                 result.reason = "build waived"
@@ -93,7 +96,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                 )
     after = position.replace(units=units)
     after, nxt = carry_forward(position, None, after, advance(after, rules))
-    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)
+    # The texts are written when the results are first read (a bot may never read them).
+    return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)
 
 
 class _AlreadyBuilt(Illegal):

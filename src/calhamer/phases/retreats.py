@@ -108,7 +108,8 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             result.result, result.reason = SUCCEEDS, "retreats"
     after = position.replace(units=units, dislodged=(), contested=frozenset())
     after, nxt = carry_forward(position, None, after, advance(after, rules))
-    return PhaseOutcome(position, intake.finish(), after, nxt, removed=removed)
+    # The texts are written when the results are first read (a bot may never read them).
+    return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)
 
 
 def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:

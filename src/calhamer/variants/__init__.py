@@ -14,10 +14,14 @@ variant's name and its value the class (``my_package.module:MyVariant``). Code m
 
 from __future__ import annotations
 
-from importlib import import_module, metadata
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from calhamer.errors import CalhamerError
 from calhamer.variant import STANDARD, Variant
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 __all__ = ["ENTRY_POINT_GROUP", "Variant", "all_variants", "find_variant", "register_variant",
            "variant_names"]
@@ -45,6 +49,10 @@ _FOUND: dict[str, Variant] = {}  # name as asked -> variant (a cache for the edg
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
+    # Imported here: reading the installed packages' metadata is slow, and only a name that
+    # is not a shipped or registered variant needs it.
+    from importlib import metadata
+
     return {ep.name.lower(): ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 

@@ -331,7 +331,7 @@ class ArpiesseResolver(MovementResolver):
                 probe.settle(n, self.resolution[n])
         for n in cycle:
             probe.settle(n, value)
-        return all(probe.adjudicate(n) == value for n in cycle)
+        return all(probe.decide(n) == value for n in cycle)
 
 
 # -- reading and writing colours ------------------------------------------------------------------

@@ -85,10 +85,10 @@ class DPResolver(MovementResolver):
                 self.stationary[province] = True
         super().__init__(table, neutral, worlds)
 
-    def adjudicate_move(self, p: int) -> bool:
+    def decide_move(self, p: int) -> bool:
         if self.stationary[p]:
             return False  # a sortie: the unit never leaves its province
-        return super().adjudicate_move(p)
+        return super().decide_move(p)
 
     def standoff(self, q: int) -> bool:
         # A sortie that bounces in an otherwise uncontested province leaves it contested.

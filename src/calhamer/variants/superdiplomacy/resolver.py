@@ -32,7 +32,7 @@ class _Resolver(GuessResolver):
         self.nf = len(board.forces)
         super().__init__(self.nf + len(board.groups))
 
-    def adjudicate(self, node: int) -> bool:
+    def decide(self, node: int) -> bool:
         if node < self.nf:
             return self.force_wins(self.b.forces[node])
         g = self.b.groups[node - self.nf]

@@ -36,9 +36,9 @@ from calhamer.server.views import Viewer, viewer_for
 from calhamer.variants import find_variant
 
 api = APIRouter(prefix="/api/games", tags=["games"])
-
-LISTED = "listed"  # the game-log entry of a game listed in the lobby
 pages = APIRouter(include_in_schema=False)
+
+LISTED = "listed"  # the game-log entry of a game listed in the lobby (routes/lobby.py)
 
 
 def _create(session: Session, user: User, body: GameIn, now: datetime) -> GameRow:

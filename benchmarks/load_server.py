@@ -160,7 +160,10 @@ def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
 
     with httpx.Client(base_url=base, timeout=60) as client:
         for game in games:
-            client.post(f"/api/games/{game['id']}/control", json={"action": "process"},
+            # "process" names the phase it means (the judge refuses it otherwise)
+            phase = client.get(f"/api/games/{game['id']}", headers=game["gm"]).json()
+            client.post(f"/api/games/{game['id']}/control",
+                        json={"action": "process", "phase": phase["game"]["phase"]},
                         headers=game["gm"]).raise_for_status()
     settings = Settings(database_url=database_url)
     db = settings.open_database()

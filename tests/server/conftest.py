@@ -105,7 +105,9 @@ def make_settings(database_url: str, clock: Clock, **overrides: Any) -> Settings
     settings = Settings(database_url=database_url, embedded_worker=False,
                         sqlite_synchronous="NORMAL",
                         argon2_time_cost=1, argon2_memory_kib=1024, clock=clock,
-                        secret_key="test-secret-key-not-for-production")
+                        secret_key="test-secret-key-not-for-production",
+                        # a live page's event stream: the state once, then the end
+                        events_seconds=0.0)
     for key, value in overrides.items():
         setattr(settings, key, value)
     return settings

@@ -56,6 +56,7 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/api/games/{game_id}/phases/{code}/picture"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/messages"): (MEMBERS, None),
     ("POST", "/api/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
+    ("GET", "/api/games/{game_id}/events"): (MEMBERS, None),
     # the pages
     ("GET", "/"): (EVERYONE, None),
     ("GET", "/signup"): (EVERYONE, None),
@@ -84,6 +85,9 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/games/{game_id}/picture"): (MEMBERS, None),
     ("GET", "/games/{game_id}/phases/{code}/picture"): (MEMBERS, None),
     ("POST", "/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
+    ("GET", "/games/{game_id}/options"): (MEMBERS, None),
+    ("GET", "/games/{game_id}/events"): (MEMBERS, None),
+    ("GET", "/lobby"): (EVERYONE, None),
 }
 
 GAME_ROUTES = [key for key in RULES if "{game_id}" in key[1]]

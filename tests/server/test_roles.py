@@ -289,6 +289,7 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
             "phase": v.current, "bids": [BID_MARKS["ITALY"], "1 DP: A Hol H"]},
         ("GET", "/api/games/{game_id}/phases/{code}/tally"): None,
         ("GET", "/api/games/{game_id}/picture"): None,
+        ("GET", "/api/games/{game_id}/events"): None,
         ("GET", "/api/games/{game_id}/phases/{code}/picture"): None,
         ("GET", "/api/games/{game_id}/messages"): None,
         ("POST", "/api/games/{game_id}/messages"): {"body": "hello", "to": ["FRANCE"]},
@@ -321,6 +322,9 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("GET", "/games/{game_id}/phases/{code}/export"): None,
         ("GET", "/games/{game_id}/picture"): None,
         ("GET", "/games/{game_id}/phases/{code}/picture"): None,
+        ("GET", "/games/{game_id}/options"): None,
+        ("GET", "/lobby"): None,
+        ("GET", "/games/{game_id}/events"): None,
         ("POST", "/games/{game_id}/messages"): {"body": "hello", "to": "FRANCE"},
         # FastAPI's own pages: the schema and its browsers
         ("GET", "/openapi.json"): None,

@@ -94,6 +94,8 @@ class GameIn(In):
     rules: Annotated[str | None, Field(max_length=20)] = None
     press: Literal["none", "public", "full"] = "full"
     deadlines: Deadlines = Deadlines()
+    # List the game in the lobby, where anyone may take a free power.
+    listed: bool = False
 
 
 class SeatOut(BaseModel):

@@ -3,10 +3,21 @@ router (HTML forms)."""
 
 from __future__ import annotations
 
-from calhamer.server.routes import accounts, bids, games, orders, phases, pictures, press, seats
+from calhamer.server.routes import (
+    accounts,
+    bids,
+    games,
+    live,
+    lobby,
+    orders,
+    phases,
+    pictures,
+    press,
+    seats,
+)
 
 ROUTERS = [
     router
-    for module in (accounts, games, seats, orders, bids, phases, pictures, press)
+    for module in (accounts, games, seats, orders, bids, phases, pictures, press, live, lobby)
     for router in (module.api, module.pages)
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated
 
@@ -25,10 +26,11 @@ from calhamer.server.deps import (
     SettingsDep,
     SignerDep,
 )
-from calhamer.server.models import GameRow, User
+from calhamer.server.models import GameRow, Message, PhaseRow, User
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
+from calhamer.server.routes.pictures import possible_orders_for
 from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameNowOut, GameOut
 from calhamer.server.services import common, controls, games, orders, press, results
 from calhamer.server.services.common import Invalid, NotFound
@@ -38,14 +40,22 @@ from calhamer.variants import find_variant
 api = APIRouter(prefix="/api/games", tags=["games"])
 pages = APIRouter(include_in_schema=False)
 
+LISTED = "listed"  # the game-log entry of a game listed in the lobby (routes/lobby.py)
+
 
 def _create(session: Session, user: User, body: GameIn, now: datetime) -> GameRow:
-    return games.create_game(
+    game = games.create_game(
         session, gm=user, name=body.name, variant=body.variant, rules=body.rules,
         press=body.press, movement_minutes=body.deadlines.movement,
         retreat_minutes=body.deadlines.retreat, adjustment_minutes=body.deadlines.adjustment,
         now=now,
     )
+    if body.listed:
+        # The lobby lists the games whose log says so (services.games.log): no column of its
+        # own, the log already being where a game's public life is kept.
+        games.log(session, game.id, now, LISTED, "listed in the lobby: anyone may take a free "
+                  "power")
+    return game
 
 
 def _wake_worker(request: Request) -> None:
@@ -140,12 +150,14 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
            press: Annotated[str, Form()] = "full",
            movement: Annotated[str, Form()] = "1440", retreat: Annotated[str, Form()] = "720",
            adjustment: Annotated[str, Form()] = "720",
-           gm_name: Annotated[str, Form()] = "") -> Response:
+           gm_name: Annotated[str, Form()] = "",
+           listed: Annotated[str, Form()] = "") -> Response:
     try:
         body = GameIn.model_validate({
             "name": name, "variant": variant, "rules": rules or None, "press": press,
             "deadlines": {"movement": movement or 0, "retreat": retreat or 0,
                           "adjustment": adjustment or 0},
+            "listed": bool(listed),
         })
         gm_name = gm_name.strip()[:60].replace("\x00", "")
         user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
@@ -173,18 +185,21 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     context: dict[str, object] = {
         "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
         "phase": phase, "board": results.board_report(viewer, phase), "orders": mine,
-        "checks": checks,
+        "checks": checks, "guide": orders_guide(viewer, phase),
         # Lines of the last message saved that were not orders (numbers only: see orders.save).
         "set_aside": [int(n) for n in request.query_params.get("set_aside", "").split(",")
                       if n.isdigit()][:100],
         "my_units": sorted(_units_of(position, viewer.power)) if viewer.power else [],
         "without_orders": without_orders(position, viewer.power) if viewer.power else "",
-        "messages": press.messages_for(session, viewer),
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
         "hidden": common.hides(game),
         "return_url": return_url(request, settings, signer, page.user),
     }
+    messages = press.messages_for(session, viewer)
+    context["messages"] = messages
+    context["announcements"], context["threads"] = conversations(
+        viewer, messages, {p.code: p.name for p in position.map.powers})
     if common.takes_bids(game) and position.phase.is_movement:
         context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
@@ -197,6 +212,87 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
             context["all_orders"] = orders.visible_orders(session, viewer, phase)
         context["events"] = games.visible_events(session, viewer)[-30:]
     return render(request, "game.html", context)
+
+
+@dataclass
+class Guide:
+    """What a power has to do in the phase being played, told before they type: ``kind`` is
+    ``movement``, ``retreat`` (``items``: each dislodged unit and its retreats and disband),
+    ``build`` or ``remove`` (``count`` owed; ``items``: the free home centres, or the units
+    that may go), or ``none``. ``example`` is an order the box may suggest."""
+
+    kind: str
+    count: int = 0
+    items: list[tuple[str, list[str]]] = field(default_factory=list)
+    example: str = ""
+
+
+def orders_guide(viewer: Viewer, phase: PhaseRow) -> Guide:
+    """The guide for the viewer's power, made from what the power knows (its own units,
+    dislodged units and centres: ``results.known_to``) and the orders it may give
+    (``possible_orders_for``), so it tells nothing the player may not see."""
+    if viewer.power is None:
+        return Guide("none")
+    position = results.known_to(viewer, phase)
+    options = possible_orders_for(viewer, phase)
+    example = options[0][1][0] if options and options[0][1] else ""
+    if position.phase.is_movement:
+        return Guide("movement" if options else "none", example=example)
+    if position.phase.is_retreat:
+        return Guide("retreat" if options else "none", items=options, example=example)
+    owed = position.adjustments().get(viewer.power, 0)
+    if owed > 0 and options:
+        return Guide("build", owed, options, example)
+    if owed < 0:
+        return Guide("remove", -owed, options, example)
+    return Guide("none")
+
+
+@dataclass
+class Thread:
+    """A conversation: every message among one set of powers (or to all), oldest first."""
+
+    key: str  # "ALL", or the participants' codes joined by "+"
+    title: str
+    messages: list[Message] = field(default_factory=list)
+    reply_to: list[str] = field(default_factory=list)  # the others, for a reply
+    can_reply: bool = False
+
+
+def conversations(viewer: Viewer, messages: list[Message],
+                  powers: dict[str, str]) -> tuple[list[Message], list[Thread]]:
+    """The messages the viewer may read (``press.messages_for``), as the gamemaster's
+    announcements (from the gamemaster to all) and one thread per set of participants, the
+    most recently written first. A thread may be answered where the game's press setting lets
+    the viewer write to its participants (the gamemaster who plays no power: always)."""
+    me = viewer.power or ("GM" if viewer.is_gm else "")
+    as_gm = viewer.is_gm and viewer.power is None
+    open_game = viewer.game.status != "finished"
+    announcements: list[Message] = []
+    threads: dict[str, Thread] = {}
+    last: dict[str, int] = {}
+    for n, m in enumerate(messages):
+        if not m.recipients:
+            if m.sender == press.GM:
+                announcements.append(m)
+                continue
+            key, title, others = "ALL", "Everyone", []
+        else:
+            members = sorted({m.sender, *m.recipients})
+            others = [p for p in members if p != me]
+            key = "+".join(members)
+            named = others if me in members else members
+            title = ", ".join("Gamemaster" if p == press.GM else powers.get(p, p) for p in named)
+        thread = threads.setdefault(key, Thread(key, title))
+        thread.messages.append(m)
+        last[key] = n
+        if key == "ALL":
+            thread.can_reply = open_game and (as_gm or viewer.game.press != "none")
+        elif me in key.split("+") and press.GM not in others:
+            thread.reply_to = others
+            thread.can_reply = open_game and (as_gm or viewer.game.press == "full")
+    ordered = sorted(threads.values(), key=lambda t: -last[t.key])
+    return announcements, ordered
 
 
 def _units_of(position: Position, power: str) -> list[str]:

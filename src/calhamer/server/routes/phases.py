@@ -60,6 +60,14 @@ def result(code: str, request: Request, viewer: PageViewer, page: PageDep,
         "page": page, "viewer": viewer, "phase": phase,
         "result": results.phase_result(session, viewer, phase), "tally": None,
     }
+    # Stepping through the history: the phases before and after this one (their codes are
+    # the history's, which every viewer may read); a next phase still being played is the
+    # game page.
+    every = games.phases_of(session, viewer.game)
+    context["previous"] = every[phase.index - 1].code if phase.index > 0 else None
+    following = every[phase.index + 1] if phase.index + 1 < len(every) else None
+    context["following"] = following.code if following is not None else None
+    context["following_done"] = following is not None and following.results is not None
     if (common.takes_bids(viewer.game) and Phase.parse(phase.code).is_movement
             and bids.may_read_all_bids(viewer)):
         context["tally"] = bids.tally(session, viewer, phase)["report"]

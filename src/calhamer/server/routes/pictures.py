@@ -21,7 +21,9 @@ from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
 from calhamer.game import order_lines
-from calhamer.options import possible_order_texts
+from calhamer.map import Location, Map
+from calhamer.options import possible_order_texts, possible_orders
+from calhamer.orders import AnyOrder, Convoy, Move, Retreat, Support
 from calhamer.render import Mask, render_svg
 from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
 from calhamer.server.models import PhaseRow
@@ -117,3 +119,57 @@ def possible_orders_for(viewer: Viewer, phase: PhaseRow) -> list[tuple[str, list
 
 # The order page's template calls this (templates/possible_orders.html).
 templates.env.globals["possible_orders_for"] = possible_orders_for
+
+
+# -- orders by clicking the map -------------------------------------------------------------------
+
+
+def _order_path(m: Map, order: AnyOrder) -> list[str]:
+    """The provinces a player clicks, after the unit (or centre), to give ``order``: none for a
+    hold, a disband, a build or a waive (chosen from a list), the destination of a move or a
+    retreat, the supported unit (then its destination), the convoyed army then its
+    destination."""
+    code = m.provinces
+
+    def at(loc: Location) -> str:
+        return code[m.province_of(loc)].code
+
+    if isinstance(order, Move | Retreat):
+        return [at(order.dest)]
+    if isinstance(order, Support):
+        return [at(order.target)] + ([at(order.dest)] if order.dest is not None else [])
+    if isinstance(order, Convoy):
+        return [at(order.army), at(order.dest)]
+    return []
+
+
+def map_options(viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
+    """What the map's clicks may give: for each of the viewer's units (or centres they may
+    build in), the province to click and each possible order with the provinces to click
+    next. Made, like the listing under the order box, from what the viewer's power knows
+    (``results.known_to``), so it names nothing outside their view; empty for anyone who
+    orders nothing."""
+    out: dict[str, Any] = {"phase": phase.code, "units": []}
+    if viewer.power is None or viewer.game.status == "finished":
+        return out
+    try:
+        position = results.known_to(viewer, phase)
+        found = possible_orders(position, viewer.power, viewer.game.rules)
+        texts = possible_order_texts(position, viewer.power, viewer.game.rules)
+    except CalhamerError:
+        return out
+    m = position.map
+    base = position.variant.visibility.known_position(position, viewer.power)
+    for (loc, given), (heading, _) in zip(found.items(), texts, strict=True):
+        out["units"].append({
+            "heading": heading,
+            "province": m.provinces[m.province_of(loc)].code,
+            "orders": [{"text": position.variant.notation.format_order(base, order),
+                        "path": _order_path(m, order)} for order in given],
+        })
+    return out
+
+
+@pages.get("/games/{game_id}/options")
+def options_page(viewer: PageViewer, session: SessionDep) -> dict[str, Any]:
+    return map_options(viewer, games.current_phase(session, viewer.game))

@@ -36,3 +36,260 @@
     timer = setTimeout(check, 350);
   });
 })();
+
+// Orders by clicking the map. The picture is drawn inline so that its provinces can be
+// clicked; the page asks /options for the orders the player may give (made from what their
+// power knows, nothing more) and lights up, after each click, only the provinces that lead on
+// to one of them. A chosen order replaces that unit's line in the order box, and whatever the
+// box says is marked on the map: the two stay in step.
+(function () {
+  "use strict";
+  var holder = document.getElementById("map");
+  var form = document.getElementById("orders-form");
+  if (!holder || !form || !window.fetch || !window.DOMParser) return;
+  var box = form.querySelector("textarea[name=orders]");
+  var choices = document.getElementById("map-choices");
+  var prompt = document.getElementById("map-prompt");
+  var svg = null, units = [], byProvince = {}, selected = null, clicks = [];
+
+  function norm(text) { return text.trim().replace(/\s+/g, " ").toUpperCase(); }
+  function area(code) { return svg ? svg.getElementById("prov-" + code) : null; }
+  function mark(cls, codes) {
+    if (!svg) return;
+    Array.prototype.forEach.call(svg.querySelectorAll("." + cls), function (el) {
+      el.classList.remove(cls);
+    });
+    codes.forEach(function (code) { var el = area(code); if (el) el.classList.add(cls); });
+  }
+  // The unit (or centre) a line of the box gives an order to, if any.
+  function unitOf(line) {
+    var text = norm(line);
+    if (!text) return null;
+    for (var i = 0; i < units.length; i++) {
+      var u = units[i];
+      for (var j = 0; j < u.orders.length; j++) {
+        if (norm(u.orders[j].text) === text) return u;
+      }
+      var head = norm(u.heading);
+      if (text === head || text.indexOf(head + " ") === 0) return u;
+    }
+    return null;
+  }
+  function fromBox() {
+    var ordered = [];
+    box.value.split("\n").forEach(function (line) {
+      var u = unitOf(line);
+      if (u && ordered.indexOf(u.province) < 0) ordered.push(u.province);
+    });
+    mark("ordered", ordered);
+  }
+  function candidates() {
+    return selected.orders.filter(function (o) {
+      for (var i = 0; i < clicks.length; i++) if (o.path[i] !== clicks[i]) return false;
+      return true;
+    });
+  }
+  function reset() {
+    selected = null; clicks = [];
+    mark("selected", []); mark("target", []);
+    choices.textContent = "";
+    prompt.textContent = units.length ? "Click one of your units on the map." : "";
+  }
+  function apply(order) {
+    var kept = box.value.split("\n").filter(function (line) {
+      return line.trim() && unitOf(line) !== selected;
+    });
+    kept.push(order.text);
+    box.value = kept.join("\n");
+    box.dispatchEvent(new Event("input"));  // the box checks its lines, and the map follows
+    reset();
+  }
+  function show() {
+    var found = candidates();
+    var next = [];
+    found.forEach(function (o) {
+      var code = o.path[clicks.length];
+      if (code && next.indexOf(code) < 0) next.push(code);
+    });
+    var complete = found.filter(function (o) { return o.path.length === clicks.length; });
+    if (clicks.length && complete.length === 1 && next.length === 0) { apply(complete[0]); return; }
+    mark("selected", [selected.province].concat(clicks));
+    mark("target", next);
+    prompt.textContent = selected.heading + ": " + (next.length ? "click a lit province, or " : "") +
+      "choose an order.";
+    choices.textContent = "";
+    found.forEach(function (o) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = o.text;
+      b.addEventListener("click", function () { apply(o); });
+      choices.appendChild(b);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button"; cancel.className = "link"; cancel.textContent = "cancel";
+    cancel.addEventListener("click", reset);
+    choices.appendChild(cancel);
+  }
+  function clicked(code) {
+    if (selected) {
+      var next = candidates().some(function (o) { return o.path[clicks.length] === code; });
+      if (next) { clicks.push(code); show(); return; }
+    }
+    if (byProvince[code]) { selected = byProvince[code]; clicks = []; show(); return; }
+    reset();
+  }
+  Promise.all([
+    fetch(holder.dataset.picture, {credentials: "same-origin"}).then(function (r) { return r.text(); }),
+    fetch(holder.dataset.options, {credentials: "same-origin"}).then(function (r) { return r.json(); })
+  ]).then(function (got) {
+    var doc = new DOMParser().parseFromString(got[0], "image/svg+xml");
+    var root = doc.documentElement;
+    if (!root || root.nodeName !== "svg") return;
+    Array.prototype.forEach.call(root.querySelectorAll("style"), function (s) { s.remove(); });
+    svg = document.importNode(root, true);
+    svg.removeAttribute("width"); svg.removeAttribute("height");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", holder.dataset.alt || "The map");
+    holder.textContent = "";
+    holder.appendChild(svg);
+    holder.classList.add("clickable");
+    units = got[1].units || [];
+    units.forEach(function (u) { byProvince[u.province] = u; });
+    svg.addEventListener("click", function (event) {
+      var el = event.target.closest ? event.target.closest("[id^='prov-']") : null;
+      if (el) clicked(el.id.slice(5));
+    });
+    mark("mine", units.map(function (u) { return u.province; }));
+    box.addEventListener("input", fromBox);
+    fromBox();
+    reset();
+  }).catch(function () {});
+})();
+
+// Live pages. The server sends an event whenever what this viewer may see of the game changes
+// (a phase adjudicated, a message, a ready mark): the page then reloads, unless something typed
+// here would be lost, in which case it says so. A new phase is also told by a browser
+// notification, if the player allowed them.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !window.EventSource) return;
+  var banner = document.getElementById("live-banner");
+  var first = null;
+  // The phase this tab last showed: a new one is told once, whether the page learns of it
+  // from an event or from a reload (the gamemaster's "process now" reloads it too).
+  var key = "calhamer-phase:" + live.dataset.events;
+  function told(phase) {
+    var before = null;
+    try { before = sessionStorage.getItem(key); sessionStorage.setItem(key, phase); }
+    catch (e) { return; }
+    if (before === null || before === phase || !window.Notification ||
+        Notification.permission !== "granted") return;
+    try { new Notification("calhamer: " + document.title, {body: "A new phase: " + phase}); }
+    catch (e) { /* a browser that only notifies from a service worker */ }
+  }
+  told(live.dataset.phase);
+  function typing() {
+    var boxes = document.querySelectorAll("main textarea");
+    for (var i = 0; i < boxes.length; i++) {
+      if (boxes[i].value !== boxes[i].defaultValue) return true;
+    }
+    return false;
+  }
+  var source = new EventSource(live.dataset.events);
+  source.addEventListener("state", function (event) {
+    var state;
+    try { state = JSON.parse(event.data); } catch (e) { return; }
+    if (first === null) {
+      first = state;
+      if (state.phase === live.dataset.phase) return;
+    } else if (state.state === first.state && state.messages === first.messages &&
+               state.phase === first.phase) {
+      return;
+    }
+    told(state.phase);
+    if (typing()) { banner.hidden = false; first = state; return; }
+    source.close();
+    window.location.reload();
+  });
+  source.addEventListener("gone", function () { source.close(); });
+
+  var notify = document.getElementById("notify");
+  if (notify && window.Notification && Notification.permission === "default") {
+    notify.hidden = false;
+    document.getElementById("notify-button").addEventListener("click", function () {
+      Notification.requestPermission().then(function () { notify.hidden = true; });
+    });
+  }
+})();
+
+// The deadline in the reader's own time zone, and a countdown to it.
+(function () {
+  "use strict";
+  var at = document.getElementById("deadline");
+  var left = document.getElementById("countdown");
+  if (!at || !left) return;
+  var deadline = new Date(at.dataset.deadline);
+  if (isNaN(deadline.getTime())) return;
+  at.textContent = deadline.toLocaleString(undefined, {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+    timeZoneName: "short"
+  });
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    var s = Math.floor((deadline.getTime() - Date.now()) / 1000);
+    if (s <= 0) { left.textContent = "now"; return; }
+    var d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600);
+    var m = Math.floor(s % 3600 / 60);
+    left.textContent = "in " + (d ? d + " d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s % 60);
+    setTimeout(tick, 1000);
+  }
+  tick();
+})();
+
+// Stepping through the history with the arrow keys (the links say the same).
+(function () {
+  "use strict";
+  var steps = document.getElementById("steps");
+  if (!steps) return;
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || /INPUT|TEXTAREA/.test(event.target.tagName)) return;
+    var link = event.key === "ArrowLeft" ? document.getElementById("previous")
+      : event.key === "ArrowRight" ? document.getElementById("next") : null;
+    if (link) link.click();
+  });
+})();
+
+// Press as conversations: a thread shows how many of its messages are new to this browser
+// (what was read is remembered here, per game and thread), and threads left open stay open
+// when the page reloads (a live page reloads on each new message).
+(function () {
+  "use strict";
+  var threads = document.querySelectorAll("details.thread");
+  if (!threads.length) return;
+  var game = window.location.pathname;
+  function get(store, key) { try { return store.getItem(key); } catch (e) { return null; } }
+  function set(store, key, value) { try { store.setItem(key, value); } catch (e) { /* private */ } }
+  Array.prototype.forEach.call(threads, function (thread) {
+    var key = game + "#" + thread.dataset.thread;
+    var count = parseInt(thread.dataset.count, 10) || 0;
+    var marker = thread.querySelector(".unread");
+    function read() {
+      set(window.localStorage, "calhamer-read:" + key, String(count));
+      marker.hidden = true;
+      thread.classList.remove("has-unread");
+    }
+    var seen = parseInt(get(window.localStorage, "calhamer-read:" + key) || "0", 10);
+    if (get(window.sessionStorage, "calhamer-open:" + key) === "1") thread.open = true;
+    if (thread.open) read();
+    else if (count > seen) {
+      marker.textContent = (count - seen) + " new";
+      marker.hidden = false;
+      thread.classList.add("has-unread");
+    }
+    thread.addEventListener("toggle", function () {
+      set(window.sessionStorage, "calhamer-open:" + key, thread.open ? "1" : "0");
+      if (thread.open) read();
+    });
+  });
+})();

@@ -10,7 +10,7 @@ import pytest
 from calhamer import PhaseError, Position, adjudicate, possible_orders
 from calhamer.formats import position_from_json
 from calhamer.phases import OrdersIn
-from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
+from calhamer.phases.handlers import STANDARD_PHASES, Movement, PhaseHandler
 from calhamer.pieces import Phase
 from calhamer.results import SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
@@ -78,7 +78,11 @@ def test_superdiplomacy_and_arpiesse_name_their_handlers() -> None:
     sd = find_variant("superdiplomacy")
     assert set(sd.phases) == {"M", "R", "A"} and sd.phases is not STANDARD_PHASES
     assert set(find_variant("arpiesse").phases) == {"M", "R", "A", "X"}
-    assert find_variant("kriegsplomacy").phases is STANDARD_PHASES
+    # Kriegsplomacy plays the standard phases; its movement handler only lists espionage
+    # orders besides the standard ones, and the retreat and winter handlers are the standard.
+    krieg = find_variant("kriegsplomacy").phases
+    assert isinstance(krieg["M"], Movement) and krieg["M"] is not STANDARD_PHASES["M"]
+    assert krieg["R"] is STANDARD_PHASES["R"] and krieg["A"] is STANDARD_PHASES["A"]
 
 
 def test_results_are_an_enum_written_as_words() -> None:

@@ -106,3 +106,26 @@ def test_import_and_export_on_the_command_line(tmp_path: Path, capsys) -> None:
     bad.write_text("{}")
     assert main(["import", str(bad)]) == 2
     assert "phases" in capsys.readouterr().err
+
+
+def test_messages_are_kept_through_import_a_game_file_and_export(tmp_path) -> None:
+    doc = _saved()
+    said = {
+        "S1901M": [{"sender": "FRANCE", "recipient": "ENGLAND", "time_sent": 1,
+                    "phase": "S1901M", "message": "Channel stays empty?"},
+                   {"sender": "ENGLAND", "recipient": "GLOBAL", "time_sent": 2,
+                    "phase": "S1901M", "message": "Peace in our time."}],
+        "F1901M": [{"sender": "GERMANY", "recipient": "RUSSIA", "time_sent": 3,
+                    "phase": "F1901M", "message": "Sweden is yours."}],
+    }
+    for phase in doc["phases"]:
+        phase["messages"] = said.get(phase["name"], [])
+    game = import_saved_game(doc).game
+    path = tmp_path / "game.json"
+    game.save(path)
+    again = Game.load(path)  # the game file carries them, and only where there are some
+    stored = json.loads(path.read_text())
+    assert [e["phase"] for e in stored["phases"] if "messages" in e] == ["S1901M", "F1901M"]
+    exported = export_saved_game(again, doc["id"])
+    assert {p["name"]: p["messages"] for p in exported["phases"] if p["messages"]} == said
+    assert all(p["messages"] == said.get(p["name"], []) for p in exported["phases"])

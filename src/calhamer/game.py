@@ -81,8 +81,8 @@ class PhaseRecord:
     instead of a position (the web judge stores documents).
     """
 
-    __slots__ = ("_document", "_position", "bids", "orders", "phase", "results", "rules",
-                 "where")
+    __slots__ = ("_document", "_position", "bids", "messages", "orders", "phase", "results",
+                 "rules", "where")
 
     def __init__(
         self,
@@ -96,8 +96,13 @@ class PhaseRecord:
         *,
         rules: str | None = None,
         where: str | None = None,
+        messages: list[dict[str, Any]] | None = None,
     ) -> None:
         self.phase = phase
+        # Press of the phase kept from an imported game (the ``diplomacy`` package's messages,
+        # as it wrote them), so that exporting gives them back; calhamer's own press lives in
+        # the web judge.
+        self.messages: list[dict[str, Any]] = messages if messages is not None else []
         self.orders: dict[str, list[str]] = orders if orders is not None else {}
         self.results = results
         self.bids: dict[str, list[Any]] = bids if bids is not None else {}
@@ -144,12 +149,13 @@ class PhaseRecord:
             {p: list(v) for p, v in self.orders.items()},
             None if self.results is None else {p: [dict(e) for e in v]
                                                for p, v in self.results.items()},
-            {p: list(v) for p, v in self.bids.items()}, rules=self.rules, where=self.where)
+            {p: list(v) for p, v in self.bids.items()}, rules=self.rules, where=self.where,
+            messages=[dict(m) for m in self.messages])
         twin._document = self._document
         return twin
 
     def to_json(self) -> dict[str, Any]:
-        doc = {
+        doc: dict[str, Any] = {
             "phase": self.phase,
             "position": self.document,
             "orders": self.orders,
@@ -157,6 +163,8 @@ class PhaseRecord:
         }
         if self.bids:
             doc["bids"] = self.bids
+        if self.messages:
+            doc["messages"] = self.messages
         return doc
 
     def __repr__(self) -> str:
@@ -955,10 +963,13 @@ def _read_record(entry: Any, index: int, last: bool) -> PhaseRecord:
     bids = entry.get("bids") or {}
     if not isinstance(bids, Mapping) or not all(isinstance(v, list) for v in bids.values()):
         raise GameError(f'{where} ({code}): "bids" must map each power to a list of bids')
+    messages = entry.get("messages") or []
+    if not isinstance(messages, list) or not all(isinstance(v, Mapping) for v in messages):
+        raise GameError(f'{where} ({code}): "messages" must be a list of objects')
     return PhaseRecord(
         code, dict(position), {str(p): list(v) for p, v in orders.items()},
         None if results is None else dict(results), {str(p): list(v) for p, v in bids.items()},
-        where=f"{where} ({code})",
+        where=f"{where} ({code})", messages=[dict(v) for v in messages],
     )
 
 

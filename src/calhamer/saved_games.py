@@ -142,7 +142,9 @@ def import_saved_game(doc: Any) -> ImportReport:
             position = stated
         orders = {m.find_power(p) or p: [str(o) for o in lines]
                   for p, lines in (entry.get("orders") or {}).items() if lines}
-        record = PhaseRecord(position.phase.code, position, orders, rules="datc")
+        messages = [dict(msg) for msg in entry.get("messages") or [] if isinstance(msg, Mapping)]
+        record = PhaseRecord(position.phase.code, position, orders, rules="datc",
+                             messages=messages)
         records.append(record)
         last = index == len(phases) - 1 or str(phases[index + 1].get("name")).upper() \
             == "COMPLETED"
@@ -370,5 +372,6 @@ def export_saved_game(game: Game, game_id: str = "calhamer") -> dict[str, Any]:
         results = _dip_results(position, record.results or {}, nxt) \
             if record.results is not None else {}
         phases.append({"name": position.phase.code, "state": _state(position, game_id),
-                       "orders": orders, "results": results, "messages": []})
+                       "orders": orders, "results": results,
+                       "messages": [dict(msg) for msg in record.messages]})
     return {"id": game_id, "map": "standard", "rules": [], "phases": phases}

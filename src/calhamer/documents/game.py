@@ -23,6 +23,9 @@ class PhaseRecordDocument(Document):
     orders: dict[str, list[str]] | None = Field(default_factory=dict)
     results: dict[str, list[ResultEntry]] | None = None
     bids: dict[str, list[Any]] | None = Field(default_factory=dict)
+    messages: list[dict[str, Any]] | None = Field(
+        None, description="press of the phase kept from an imported saved game (the "
+        "diplomacy package's messages, as it wrote them); written only when there is some")
 
 
 class GameDocument(Document):

@@ -129,3 +129,23 @@ def test_messages_are_kept_through_import_a_game_file_and_export(tmp_path) -> No
     exported = export_saved_game(again, doc["id"])
     assert {p["name"]: p["messages"] for p in exported["phases"] if p["messages"]} == said
     assert all(p["messages"] == said.get(p["name"], []) for p in exported["phases"])
+
+
+def test_exported_results_are_the_packages_words_where_the_judges_agree() -> None:
+    doc = _saved()
+    report = import_saved_game(doc)
+    exported = export_saved_game(report.game, doc["id"])
+    differ = {d.phase for d in report.differences}
+    mismatched = []
+    for ours, theirs in zip(exported["phases"], doc["phases"], strict=True):
+        if theirs["name"] in differ:
+            continue
+        orders = {o.split(" - ")[0]: o for lines in theirs["orders"].values() for o in lines or ()}
+        for unit, words in theirs["results"].items():
+            if unit == "WAIVE":  # the package lists waives under one key; calhamer none
+                continue
+            if orders.get(unit, "").endswith(" VIA"):  # no fleet: "bounce" or "no convoy"
+                continue
+            if ours["results"].get(unit) != words:
+                mismatched.append((theirs["name"], unit, words, ours["results"].get(unit)))
+    assert mismatched == []

@@ -36,7 +36,7 @@ from calhamer.orders import (
 from calhamer.phases import adjudicate, retreat_options
 from calhamer.pieces import Dislodged, Phase, Unit
 from calhamer.position import Position
-from calhamer.results import FAILS, INVALID
+from calhamer.results import FAILS, INVALID, SUCCEEDS
 
 __all__ = ["Difference", "ImportReport", "export_saved_game", "import_saved_game"]
 
@@ -331,8 +331,18 @@ def _dip_results(position: Position, results: Mapping[str, list[dict[str, str]]]
                 continue
             key = _dip_unit(m, order.unit_type, order.loc)
             out.setdefault(key, [])
-            if e["result"] == INVALID:
-                out.setdefault(key, []).append("void")
+            if position.phase.is_adjustment:
+                # In winter the package writes [""] for an order carried out, "void" for any
+                # other.
+                out[key].append("" if e["result"] == SUCCEEDS else "void")
+            elif e["result"] == INVALID or (e["result"] == FAILS
+                                             and e.get("reason", "").startswith("void")):
+                # Illegal, or (calhamer's reason says) a support or convoy of an order not
+                # given: "void" to the package.
+                out[key].append("void")
+            elif e["result"] == FAILS and isinstance(order, Move) \
+                    and e.get("reason", "").startswith("no convoy route"):
+                out[key].append("no convoy")
             elif e["result"] == FAILS:
                 word = "cut" if isinstance(order, Support) else \
                     "disband" if isinstance(order, Retreat) else "bounce"

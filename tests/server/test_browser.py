@@ -112,9 +112,14 @@ def _reload_until(page, selector: str, text: str, timeout: float = 15.0) -> None
 
 def _reload(page) -> None:  # type: ignore[no-untyped-def]
     """Reload, unless the live page is reloading itself at that moment (then wait for it)."""
-    try:
-        page.reload()
-    except Exception as exc:
-        if "ERR_ABORTED" not in str(exc) and "interrupted" not in str(exc):
-            raise
+    # The three ways the browser reports a reload crossing the page's own navigation.
+    crossed = ("ERR_ABORTED", "interrupted", "Not attached to an active page")
+    for _ in range(3):
+        try:
+            page.reload()
+            break
+        except Exception as exc:
+            if not any(word in str(exc) for word in crossed):
+                raise
+            page.wait_for_load_state("load")
     page.wait_for_load_state("load")

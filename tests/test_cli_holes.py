@@ -138,7 +138,7 @@ def test_a_game_file_is_locked_beside_it_while_it_changes(tmp_path: Path) -> Non
 def test_without_file_locks_a_marker_file_serialises_changes(monkeypatch, tmp_path) -> None:
     import threading
 
-    import calhamer.game as game_module
+    import calhamer.files as game_module  # where game files are locked
 
     monkeypatch.setattr(game_module, "_flock", None)  # as on a system without fcntl
     game = tmp_path / "game.json"

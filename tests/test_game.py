@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import calhamer.game as game_module
+import calhamer.files as game_module  # where game files are written
 from calhamer.errors import CalhamerError
 from calhamer.formats import position_from_json
 from calhamer.game import FORMAT, Game, GameError, check_orders, dumps_pretty, write_atomically

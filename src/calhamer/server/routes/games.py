@@ -28,6 +28,7 @@ from calhamer.server.deps import (
 )
 from calhamer.server.models import GameRow, Message, PhaseRow, User
 from calhamer.server.pages import redirect, render
+from calhamer.server.routes import live
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
 from calhamer.server.routes.pictures import possible_orders_for
@@ -186,6 +187,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         "page": page, "viewer": viewer, "game": present.game_out(session, viewer, phase),
         "phase": phase, "board": results.board_report(viewer, phase), "orders": mine,
         "checks": checks, "guide": orders_guide(viewer, phase),
+        "live_state": live.state_of(session, viewer),
         # Lines of the last message saved that were not orders (numbers only: see orders.save).
         "set_aside": [int(n) for n in request.query_params.get("set_aside", "").split(",")
                       if n.isdigit()][:100],

@@ -22,13 +22,14 @@ from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from calhamer.server.db import Database
 from calhamer.server.deps import ApiViewer, PageViewer
 from calhamer.server.models import Seat, User
 from calhamer.server.services import games, orders, press
-from calhamer.server.views import viewer_for
+from calhamer.server.views import Viewer, viewer_for
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["live"])
 pages = APIRouter(include_in_schema=False)
@@ -38,6 +39,25 @@ def _when(value: object) -> str:
     return value.isoformat() if hasattr(value, "isoformat") else ""
 
 
+def state_of(session: Session, viewer: Viewer) -> str:
+    """The event for ``viewer`` now (a JSON text). A game page carries the one it was drawn
+    from, so that a change made before its stream connects is not missed."""
+    game = viewer.game
+    phase = games.current_phase(session, game)
+    messages = press.messages_for(session, viewer)
+    seen: list[object] = [
+        phase.code, game.status, _when(game.deadline), bool(game.process_requested),
+        phase.results is not None, len(messages),
+        sorted((p, o.ready, _when(o.updated_at))
+               for p, o in orders.visible_orders(session, viewer, phase).items()),
+    ]
+    if viewer.sees_all:  # who holds each seat: the gamemaster's table
+        seen.append(sorted((s.power, s.user_id or 0) for s in
+                           session.query(Seat).filter(Seat.game_id == game.id)))
+    digest = hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest()[:20]
+    return json.dumps({"phase": phase.code, "messages": len(messages), "state": digest})
+
+
 def snapshot(db: Database, game_id: str, user_id: int) -> str | None:
     """The event for the viewer now (a JSON text), or None once they may not see the game."""
     with db.session() as session:
@@ -45,20 +65,7 @@ def snapshot(db: Database, game_id: str, user_id: int) -> str | None:
         viewer = viewer_for(session, game_id, user) if user is not None else None
         if viewer is None:
             return None
-        game = viewer.game
-        phase = games.current_phase(session, game)
-        messages = press.messages_for(session, viewer)
-        seen: list[object] = [
-            phase.code, game.status, _when(game.deadline), bool(game.process_requested),
-            phase.results is not None, len(messages),
-            sorted((p, o.ready, _when(o.updated_at))
-                   for p, o in orders.visible_orders(session, viewer, phase).items()),
-        ]
-        if viewer.sees_all:  # who holds each seat: the gamemaster's table
-            seen.append(sorted((s.power, s.user_id or 0) for s in
-                               session.query(Seat).filter(Seat.game_id == game.id)))
-        digest = hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest()[:20]
-        return json.dumps({"phase": phase.code, "messages": len(messages), "state": digest})
+        return state_of(session, viewer)
 
 
 async def _stream(request: Request, game_id: str, user_id: int) -> AsyncIterator[str]:

@@ -175,7 +175,9 @@
   var live = document.getElementById("live");
   if (!live || !window.EventSource) return;
   var banner = document.getElementById("live-banner");
+  // What the page was drawn from: a change made before the stream connects still counts.
   var first = null;
+  try { first = JSON.parse(live.dataset.state || "null"); } catch (e) { first = null; }
   // The phase this tab last showed: a new one is told once, whether the page learns of it
   // from an event or from a reload (the gamemaster's "process now" reloads it too).
   var key = "calhamer-phase:" + live.dataset.events;

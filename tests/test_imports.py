@@ -132,6 +132,21 @@ def test_only_variants_and_edges_import_variants() -> None:
     assert offenders == []
 
 
+def test_only_the_edges_import_rendering_or_the_web_judge() -> None:
+    """The library (the core and the variants) never reaches for pictures or the web judge,
+    not even inside a function: the command line, the web judge and the package's lazy
+    ``render_svg`` do."""
+    outer = ("calhamer.render", "calhamer.server", "calhamer.cli")
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name != "calhamer" and not _within(name, outer)
+        for target in targets
+        if _within(target, ("calhamer.render", "calhamer.server"))
+    )
+    assert offenders == []
+
+
 def _loaded_after(code: str) -> set[str]:
     script = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

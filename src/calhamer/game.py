@@ -156,7 +156,7 @@ class Game:
             record.rules = record.rules or self.rules
             record.where = record.where or _where(index, record)
         # The gamemaster's settings (``"mail"``: the SMTP server and each power's address,
-        # see calhamer.mail); kept as read, never shown to players.
+        # see calhamer.cli.mail); kept as read, never shown to players.
         self.settings: dict[str, Any] = {}
         # Where the secret seeds of phases that throw dice come from (Superdiplomacy).
         self.new_seed: Callable[[], str] = new_seed or dice.new_seed

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from calhamer import dispatch
+from calhamer.cli import dispatch
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
@@ -236,7 +236,7 @@ def cmd_game_reports(args: argparse.Namespace) -> int:
 
 def cmd_game_settings(args: argparse.Namespace) -> int:
     """Set (or show) the game's mail settings: the SMTP server and each power's address."""
-    from calhamer.mail import MailError, MailSettings, check_address
+    from calhamer.cli.mail import MailError, MailSettings, check_address
 
     changes = (args.smtp, args.sender, args.security, args.user, args.gamemaster, args.address)
     if not any(c is not None and c != [] for c in changes):
@@ -285,7 +285,7 @@ def cmd_game_settings(args: argparse.Namespace) -> int:
 
 def cmd_game_mail(args: argparse.Namespace) -> int:
     """Send each power its report (and the gamemaster the full one) by e-mail."""
-    from calhamer.mail import PASSWORD_VARIABLE, MailError, MailSettings, compose, send_reports
+    from calhamer.cli.mail import PASSWORD_VARIABLE, MailError, MailSettings, compose, send_reports
 
     game = _load_game(args.file)
     try:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn, TextIO
 
-from calhamer.dispatch import full_report  # noqa: F401 (the commands' name for it)
+from calhamer.cli.dispatch import full_report  # noqa: F401 (the commands' name for it)
 from calhamer.errors import CalhamerError
 from calhamer.formats import (
     describe_error,

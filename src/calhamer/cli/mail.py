@@ -24,7 +24,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import Any
 
-from calhamer.dispatch import GAMEMASTER, PowerReport
+from calhamer.cli.dispatch import GAMEMASTER, PowerReport
 from calhamer.errors import CalhamerError
 
 PASSWORD_VARIABLE = "CALHAMER_SMTP_PASSWORD"

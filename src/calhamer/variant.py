@@ -14,19 +14,32 @@ its default:
 - ``reporter`` (:class:`calhamer.reporter.Reporter`): what the text reports add;
 - ``bids`` (:class:`calhamer.bids.BidRule`, or None): secret bids for orders.
 
+A variant is built from **rule modules** (:class:`RuleModule`): fog of war, flexible builds,
+colours, neutrals, stacks. A module is a small :class:`Variant` subclass that overrides the
+hooks its rule changes, calling ``super()`` for the rest, and names its :class:`Layers`: the
+pieces it adds to each collaborator (a notation subclass, a phase handler mixin, its state
+model). A variant is a class that lists its modules as bases (``class Kriegsplomacy(Fog,
+FlexibleBuilds)``); when it is created, each collaborator is built from the layers of its
+modules, in the order of the class's bases (:func:`combined`). Two modules that cannot be
+played together say so (``RuleModule.refuses``), and such a class is refused with the reason.
+
 This module imports no variant: the variants subclass :class:`Variant` in
 :mod:`calhamer.variants`, and the registry there turns names into variants at the edges
-(documents, the command line, the web judge).
+(documents, the command line, the web judge). :mod:`calhamer.composition` builds a variant
+from a board, module names and options, as a variant file gives them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from calhamer import validation
 from calhamer.adjudicator import MovementResolver
 from calhamer.bids import BidRule
+from calhamer.errors import CalhamerError
 from calhamer.notation import STANDARD_NOTATION, Notation
 from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
@@ -37,11 +50,53 @@ from calhamer.views import STANDARD_VISIBILITY, Visibility
 
 if TYPE_CHECKING:
     from calhamer.documents.state import VariantState
-    from calhamer.map import Location, UnitType
+    from calhamer.map import Location, Map, UnitType
     from calhamer.orders import AnyOrder, Build, Order
     from calhamer.pieces import Dislodged
     from calhamer.position import Position
     from calhamer.rules import Rules
+
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Layers:
+    """What a rule module adds to each collaborator of the variants built from it.
+
+    Each entry is a class; the collaborators of a variant are built from the entries of all
+    its modules (:func:`combined`), so a layer overrides only what its rule changes and
+    calls ``super()`` for the rest, like the module's own hooks.
+    """
+
+    notation: type[Notation] | None = None
+    visibility: type[Visibility] | None = None
+    reporter: type[Reporter] | None = None
+    # The movement resolver: a MovementResolver subclass with the module's strengths or
+    # paradox rule (colours) or units (stationary neutrals).
+    resolver: type[MovementResolver] | None = None
+    # Phase handlers that replace a kind's handler, or add a kind (at most one module may
+    # replace a kind), and mixins that wrap whatever handler plays a kind.
+    phases: Mapping[str, type[PhaseHandler]] = field(default_factory=dict)
+    phase_mixins: Mapping[str, type[PhaseHandler]] = field(default_factory=dict)
+    bids: type[BidRule] | None = None
+    # The module's fields of a phase document (a VariantState subclass).
+    state: type[VariantState] | None = None
+
+
+def combined(base: type[_T], layers: Sequence[type[_T]], name: str) -> type[_T]:
+    """One class from several layers over ``base``: the layer itself when there is one, a
+    class whose bases are the layers, in order, when there are several."""
+    unique = list(dict.fromkeys(layers))
+    if not unique:
+        return base
+    if len(unique) == 1:
+        return unique[0]
+    try:
+        return type(name, tuple(unique), {})
+    except TypeError as exc:  # an inconsistent order of bases
+        raise CalhamerError(f"the rule layers {[c.__name__ for c in unique]} cannot be "
+                            f"combined: {exc}") from None
 
 
 class Variant:
@@ -78,6 +133,14 @@ class Variant:
     # (:class:`calhamer.documents.state.VariantState`). None: the standard game keeps none.
     # A class attribute, so that ``import calhamer`` loads no model (nor pydantic).
     state: ClassVar[type[VariantState] | None] = None
+
+    # The rule modules the variant is built from, in the order of its bases (set when the
+    # class is created, from its bases).
+    modules: ClassVar[tuple[type[RuleModule], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _build_collaborators(cls)
 
     # Variants hold no state: two instances of one class are the same variant, so positions
     # that carry them compare and hash alike.
@@ -158,6 +221,91 @@ class Variant:
 
     def unit_badge(self, unit: Unit) -> str | None:
         """A CSS colour the renderer marks a unit with, besides its power's (Arpiesse)."""
+        return None
+
+
+def _build_collaborators(cls: type[Variant]) -> None:
+    """Set the collaborators of a variant class that its own body does not set, from the
+    layers of its modules (its bases that are :class:`RuleModule` classes with layers)."""
+    # (RuleModule is not named here: this runs when RuleModule itself is created)
+    modules: tuple[Any, ...] = tuple(k for k in cls.__mro__ if k.__dict__.get("module_name"))
+    cls.modules = modules
+    if not modules:
+        return
+    names = [k.module_name for k in modules]
+    for k in modules:
+        for other, why in k.refuses.items():
+            if other in names:
+                raise CalhamerError(f"{k.module_name} cannot be played with {other}: {why}")
+    own = cls.__dict__
+    layers = [k.layers for k in modules if "layers" in k.__dict__]
+    label = cls.__name__
+
+    def pick(attr: str) -> list[Any]:
+        return [getattr(lay, attr) for lay in layers if getattr(lay, attr) is not None]
+
+    def made(standard: _T, layer_name: str, name: str) -> _T:
+        built = combined(type(standard), pick(layer_name), label + name)
+        return standard if built is type(standard) else built()
+
+    if "notation" not in own:
+        cls.notation = made(STANDARD_NOTATION, "notation", "Notation")
+    if "visibility" not in own:
+        cls.visibility = made(STANDARD_VISIBILITY, "visibility", "Visibility")
+    if "reporter" not in own:
+        cls.reporter = made(STANDARD_REPORTER, "reporter", "Reporter")
+    if "resolver_class" not in own:
+        cls.resolver_class = combined(MovementResolver, pick("resolver"), label + "Resolver")
+    if "bids" not in own:
+        rules = list(dict.fromkeys(pick("bids")))
+        if len(rules) > 1:
+            raise CalhamerError(f"{label}: two modules take bids ({rules})")
+        cls.bids = rules[0]() if rules else None
+    if "phases" not in own:
+        handlers: dict[str, PhaseHandler] = {}
+        kinds = dict.fromkeys([*STANDARD_PHASES, *(k for lay in layers for k in lay.phases)])
+        for kind in kinds:
+            replacing = list(dict.fromkeys(lay.phases[kind] for lay in layers
+                                           if kind in lay.phases))
+            if len(replacing) > 1:
+                raise CalhamerError(f"{label}: two modules play the {kind!r} phases their "
+                                    "own way")
+            base = replacing[0] if replacing else type(STANDARD_PHASES[kind])
+            mixins = [lay.phase_mixins[kind] for lay in layers if kind in lay.phase_mixins]
+            handler = combined(PhaseHandler, [*mixins, base], f"{label}Phase{kind}")
+            handlers[kind] = (STANDARD_PHASES[kind] if handler is type(STANDARD_PHASES.get(kind))
+                              else handler())
+        cls.phases = MappingProxyType(handlers)
+    if "state" not in own:
+        states = list(dict.fromkeys(pick("state")))
+        if len(states) > 1:
+            from calhamer.documents.state import combine_states  # pydantic, loaded on demand
+
+            cls.state = combine_states(states, label + "State")
+        else:
+            cls.state = states[0] if states else None
+
+
+class RuleModule(Variant):
+    """A rule that variants are built from: the hooks it overrides, and its :class:`Layers`.
+
+    A module overrides only the hooks its rule changes and calls ``super()`` in each, so that
+    several modules combine in one class. Its options are class attributes, named in
+    ``options`` with what each means, and set by a variant (in its class body or its file).
+    """
+
+    module_name: ClassVar[str] = ""
+    module_title: ClassVar[str] = ""
+    layers: ClassVar[Layers] = Layers()
+    # option name -> what it means (each a class attribute of the module)
+    options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    # module name -> why the two cannot be played together
+    refuses: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    @classmethod
+    def board_problem(cls, m: Map) -> str | None:
+        """Why this module cannot be played on map ``m`` (a board without what its rule
+        needs), or None when it can."""
         return None
 
 

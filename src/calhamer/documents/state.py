@@ -80,3 +80,103 @@ class VariantState(Document):
         variant drops the inputs of one phase here (DP bids), so that they are neither used
         again nor written into the next phase's document."""
         return extra
+
+
+def combine_states(states: list[type[VariantState]], name: str) -> type[VariantState]:
+    """One state model for a variant built from several modules that each keep state.
+
+    Its fields are every module's (a field two modules share, like ``"extra"``, holds both
+    modules' keys: a model with the fields of each); reading, writing and what outlives a
+    phase go to each module's own model in turn, each seeing only its own keys.
+    """
+    from pydantic import create_model
+
+    fields: dict[str, Any] = {}
+    shared: dict[str, list[type[Document]]] = {}
+    for state in states:
+        for key, info in state.model_fields.items():
+            sub = info.annotation
+            inner = _document_in(sub)
+            if inner is not None:
+                shared.setdefault(key, []).append(inner)
+            if key not in fields:
+                fields[key] = (sub, info)
+    for key, models in shared.items():
+        if len(models) > 1:
+            merged: dict[str, Any] = {}
+            for model in models:
+                for sub_key, sub_info in model.model_fields.items():
+                    merged.setdefault(sub_key, (sub_info.annotation, sub_info))
+            both = create_model(f"{name}{key.title()}", __base__=Document, **merged)
+            fields[key] = (both | None, None)
+    hints = {k: v for state in states for k, v in state.hints.items()}
+    unknown = {k: v for state in states for k, v in state.unknown.items()}
+    parts = tuple(states)
+
+    def _own(state: type[VariantState], doc: Mapping[str, Any]) -> dict[str, Any]:
+        # ``doc`` with, under a shared key, only the keys ``state``'s own model declares
+        out: dict[str, Any] = {}
+        for key, info in state.model_fields.items():
+            if key not in doc:
+                continue
+            value = doc[key]
+            inner = _document_in(info.annotation)
+            if key in shared and len(shared[key]) > 1 and isinstance(value, Mapping) \
+                    and inner is not None:
+                value = {k: v for k, v in value.items() if k in inner.model_fields}
+            out[key] = value
+        return out
+
+    class Combined(VariantState):
+        @classmethod
+        def read(cls, variant: Variant, m: Map, doc: Mapping[str, Any]) -> Mapping[str, object]:
+            # the whole document is checked first, so that a key no module knows is refused
+            given = {key: doc[key] for key in cls.model_fields if key in doc}
+            if given:
+                try:
+                    cls.model_validate(given)
+                except ValidationError as exc:
+                    raise PhaseError(describe_validation_error(
+                        exc, hints=cls.hints, unknown=cls.unknown)) from None
+            extra: dict[str, object] = {}
+            for part in parts:
+                extra.update(part.read(variant, m, _own(part, doc)))
+            return extra
+
+        @classmethod
+        def write(cls, variant: Variant, position: Position, doc: dict[str, Any]) -> None:
+            for part in parts:
+                written: dict[str, Any] = {}
+                part.write(variant, position, written)
+                for key, value in written.items():
+                    if isinstance(value, dict) and isinstance(doc.get(key), dict):
+                        doc[key] = {**doc[key], **value}
+                    else:
+                        doc[key] = value
+
+        @classmethod
+        def lasting(cls, extra: Mapping[str, object]) -> Mapping[str, object]:
+            for part in parts:
+                extra = part.lasting(extra)
+            return extra
+
+    model = create_model(name, __base__=Combined, **fields)
+    model.hints = hints
+    model.unknown = unknown
+    model.__doc__ = "The fields of a phase document kept by " + ", ".join(
+        s.__name__ for s in states) + "."
+    return model
+
+
+def _document_in(annotation: Any) -> type[Document] | None:
+    """The document model in a field's annotation (``Model`` or ``Model | None``), if any."""
+    import types
+    import typing
+
+    candidates = (typing.get_args(annotation)
+                  if isinstance(annotation, types.UnionType)
+                  or typing.get_origin(annotation) is typing.Union else (annotation,))
+    for c in candidates:
+        if isinstance(c, type) and issubclass(c, Document):
+            return c
+    return None

@@ -43,11 +43,11 @@ from calhamer.map import Location, Map, Terrain, UnitType
 from calhamer.notation import ParsedOrder
 from calhamer.orders import AnyOrder, Build, Convoy, Order, Support, Waive
 from calhamer.phases import Intake, OrdersIn, advance
-from calhamer.phases.handlers import STANDARD_PHASES, Adjustments, PhaseHandler
+from calhamer.phases.handlers import PhaseHandler
 from calhamer.position import Phase, Position, Unit
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.rules import Rules
-from calhamer.variant import Variant
+from calhamer.variant import Layers, RuleModule, Variant
 from calhamer.views import carry_forward
 
 RED, PURPLE, SILVER = 0, 1, 2
@@ -433,8 +433,8 @@ class ExchangePhase(PhaseHandler):
         return found
 
 
-class ColouredAdjustments(Adjustments):
-    """The standard winter, whose builds may take any colour (rule I)."""
+class ColouredAdjustments(PhaseHandler):
+    """A mixin over whatever handler plays winters: builds may take any colour (rule I)."""
 
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
@@ -477,7 +477,7 @@ class ArpiesseState(VariantState):
 
     @classmethod
     def from_extra(cls, variant: Variant, position: Position) -> ArpiesseState | None:
-        assert isinstance(variant, Arpiesse)
+        assert isinstance(variant, Colours)
         value = variant.exchange_enabled(position)
         if value == variant.colour_exchange:
             return None
@@ -565,20 +565,23 @@ class ArpiesseNotation(notation.Notation):
         return text
 
 
-class Arpiesse(Variant):
-    """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
+class Colours(RuleModule):
+    """Unit colours (Arpiesse rules I to XI): every unit is Red, Purple or Silver, a superior
+    colour wins ties of strength and clashes of retreats; and the optional summer colour
+    exchange (rule XII), the option ``colour_exchange``."""
 
-    name = "arpiesse"
-    aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
-    title = "Arpiesse Diplomacy"
-    resolver_class = ArpiesseResolver
-    # The summer exchange, and builds in any colour.
-    phases = MappingProxyType({**STANDARD_PHASES, "A": ColouredAdjustments(),
-                               "X": ExchangePhase()})
-    colour_exchange = False  # the optional summer colour exchange (rule XII)
-    notation = ArpiesseNotation()
-
-    state = ArpiesseState  # the options of the game, in every phase document
+    module_name = "colours"
+    module_title = "Unit colours, and the summer colour exchange"
+    layers = Layers(
+        notation=ArpiesseNotation,
+        resolver=ArpiesseResolver,
+        phases={"X": ExchangePhase},  # the summer exchange
+        phase_mixins={"A": ColouredAdjustments},  # builds in any colour
+        state=ArpiesseState,  # the options of the game, in every phase document
+    )
+    options = MappingProxyType({
+        "colour_exchange": "whether the summer colour exchange is played (rule XII)"})
+    colour_exchange: ClassVar[bool] = False  # the optional summer colour exchange (rule XII)
 
     def exchange_enabled(self, position: Position) -> bool:
         """Whether this game plays the summer colour exchange (rule XII)."""
@@ -605,10 +608,18 @@ class Arpiesse(Variant):
             return position.replace(phase=Phase(phase.year, "U", "X"), contested=frozenset())
         if phase.season == "U":
             return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
-        return None
+        return super().next_phase(position, rules)
 
     def unit_badge(self, unit: Unit) -> str | None:
         return colour_name(colour_of(unit)).lower()
+
+
+class Arpiesse(Colours):
+    """Arpiesse Diplomacy on the standard map (``docs/rules/arpiesse.md``)."""
+
+    name = "arpiesse"
+    aliases: ClassVar[tuple[str, ...]] = ("rps", "arpiesse-diplomacy")
+    title = "Arpiesse Diplomacy"
 
 
 class ArpiesseExchange(Arpiesse):

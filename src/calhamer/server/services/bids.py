@@ -33,7 +33,7 @@ from calhamer.server.services.seats import own_power
 from calhamer.server.views import Viewer
 from calhamer.variants import find_variant
 from calhamer.variants.dp import (
-    DPVariant,
+    DPTerms,
     bid_tally,
     dp_order,
     judge_power_bids,
@@ -137,7 +137,7 @@ def check_bid_list(game: GameRow, phase: PhaseRow, power: str,
     variant = variant_of(game)
     position = position_of(phase)
     rule = variant.bids
-    if rule is None or not isinstance(variant, DPVariant) or not position.phase.is_movement:
+    if rule is None or not isinstance(variant, DPTerms) or not position.phase.is_movement:
         return [], 0, 0
     amounts = {i: bid_amount_problem(b) for i, b in enumerate(bids) if isinstance(b, str)}
     try:

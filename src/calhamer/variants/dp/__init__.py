@@ -40,15 +40,17 @@ Everything other modules and the tests use is importable from this package.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import ClassVar
 
 from calhamer.bids import BidRule, Bids
-from calhamer.map import Location
+from calhamer.map import Location, Map
 from calhamer.orders import AnyOrder, Order
 from calhamer.position import Position, Unit
 from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
 from calhamer.rules import Rules
+from calhamer.variant import Layers
 
 # Besides what the variants use, every name this module had before it became a package, for
 # the rest of calhamer, the tests and library callers (``__all__`` is the public part).
@@ -128,7 +130,53 @@ class DPReporter(Reporter):
         return adjudication_lines(outcome, powers)
 
 
-class DPVariant(DPTerms):
+class Neutrals(DPTerms):
+    """Neutral units bought with Diplomacy Points (the Common Ruleset for DP-based Variants):
+    the map's minor powers, whose units take the orders players' secret bids buy.
+
+    Options: ``dp_per_phase`` (a flat allotment), or ``dp_per_center`` DP per owned centre,
+    at most ``dp_cap``; ``buyable``, the order kinds DP may buy.
+    """
+
+    module_name = "neutrals"
+    module_title = "Neutral units bought with Diplomacy Points"
+    layers = Layers(resolver=DPResolver, bids=DPBids, reporter=DPReporter,
+                    state=DPState)  # the bids of one phase, dropped after it
+    options = MappingProxyType({
+        "dp_per_phase": "a flat allotment of DP for every player each movement phase",
+        "dp_per_center": "otherwise, DP per owned supply centre each movement phase",
+        "dp_cap": "the most DP a player receives in a phase (none: no cap)",
+        "buyable": "the order kinds DP may buy (hold, move, support, convoy; none: all)",
+    })
+
+    dp_per_phase: ClassVar[int | None] = None  # a flat allotment for every player, if set
+    dp_per_center: ClassVar[int] = 1  # otherwise: DP per owned supply centre ...
+    dp_cap: ClassVar[int | None] = 3  # ... at most this many per phase
+    buyable: ClassVar[frozenset[str] | None] = None  # order kinds DP may buy (None: all)
+
+    @classmethod
+    def board_problem(cls, m: Map) -> str | None:
+        if not minor_powers(m):
+            return f"the board {m.name!r} has no minor powers whose units could be bought"
+        return super().board_problem(m)
+
+    # -- where neutral units' orders come from -------------------------------------------------
+
+    def unit_orders(
+        self, position: Position, given: Mapping[int, Order], rules: Rules
+    ) -> Mapping[str, Sequence[AnyOrder | str]]:
+        found = dict(super().unit_orders(position, given, rules))
+        if position.phase.is_movement:
+            found.update(resolve_bids(position, given).neutral_orders())
+        elif position.phase.is_adjustment:
+            found.update(rebuilds(position))
+        return found
+
+    def may_retreat(self, position: Position, unit: Unit) -> bool:
+        return not is_stationary(position.map, unit) and super().may_retreat(position, unit)
+
+
+class DPVariant(Neutrals):
     """A DP variant on the standard map: ``standard-dp``.
 
     A stationary neutral army in each of the 12 centres no great power owns at the start, each
@@ -140,32 +188,6 @@ class DPVariant(DPTerms):
     aliases: ClassVar[tuple[str, ...]] = ("dp", "standard-diplomacy-points")
     title = "Standard Diplomacy with DP neutrals"
     map_name = "standard-dp"
-    resolver_class = DPResolver
-    bids = DPBids()
-    reporter = DPReporter()
-
-    dp_per_phase: ClassVar[int | None] = None  # a flat allotment for every player, if set
-    dp_per_center: ClassVar[int] = 1  # otherwise: DP per owned supply centre ...
-    dp_cap: ClassVar[int | None] = 3  # ... at most this many per phase
-    buyable: ClassVar[frozenset[str] | None] = None  # order kinds DP may buy (None: all)
-
-    # -- the phase document --------------------------------------------------------------------
-
-    state = DPState  # the bids of one phase, read from its document and dropped after it
-
-    # -- where neutral units' orders come from -------------------------------------------------
-
-    def unit_orders(
-        self, position: Position, given: Mapping[int, Order], rules: Rules
-    ) -> Mapping[str, Sequence[AnyOrder | str]]:
-        if position.phase.is_movement:
-            return resolve_bids(position, given).neutral_orders()
-        if position.phase.is_adjustment:
-            return rebuilds(position)
-        return {}
-
-    def may_retreat(self, position: Position, unit: Unit) -> bool:
-        return not is_stationary(position.map, unit)
 
 
 class SubSaharanExcerpt(DPVariant):
@@ -188,6 +210,7 @@ __all__ = [
     "DPResolver",
     "DPVariant",
     "MinorPower",
+    "Neutrals",
     "SubSaharanExcerpt",
     "Tally",
     "adjudication_report",

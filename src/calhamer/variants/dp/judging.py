@@ -22,7 +22,7 @@ from calhamer.options import movement_candidates
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.position import Position
 from calhamer.validation import Illegal
-from calhamer.variant import Variant
+from calhamer.variant import RuleModule
 
 from .bids import Bid, to_bid
 from .neutrals import is_stationary, neutral_units
@@ -30,7 +30,7 @@ from .neutrals import is_stationary, neutral_units
 ORDER_KINDS = ("hold", "move", "support", "convoy")
 
 
-class DPTerms(Variant):
+class DPTerms(RuleModule):
     """A variant whose players bid Diplomacy Points: how many DP each has every movement
     phase, and which order kinds DP buy. Subclasses give the class attributes."""
 

@@ -27,7 +27,9 @@ The package, by concern (each imports only those above it):
 - ``reports``: the lines each power and spy is told, and the winter's centre chart;
 - ``retreats``: the fate of each dislodged unit, and what a spy sees of it;
 - ``visibility``: each power's known position and its view of every phase;
-- this module: the variant, whose hooks call the modules above.
+- this module: the two rule modules, :class:`Fog` (fog of war with espionage and
+  counter-espionage) and :class:`FlexibleBuilds` (builds in any owned centre, Kriegsplomacy's
+  civil disorder), and :class:`Kriegsplomacy`, the preset built from both on its own board.
 
 Everything other modules and the tests use is importable from this package.
 """
@@ -36,18 +38,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from types import MappingProxyType
 
 from calhamer.map import ARMY, Location, Map, ProvinceId
 from calhamer.notation import Notation, ParsedOrder
 from calhamer.orders import AnyOrder, Hold, Move, Order
 from calhamer.phases import update_centers
-from calhamer.phases.handlers import STANDARD_PHASES, Movement
+from calhamer.phases.handlers import PhaseHandler
 from calhamer.position import Phase, Position
 from calhamer.results import PhaseOutcome, Resolution
 from calhamer.rules import DisorderDistance, Rules
-from calhamer.validation import Illegal, check_movement_order, sea_route_exists
-from calhamer.variant import Variant
+from calhamer.validation import Illegal, sea_route_exists
+from calhamer.variant import Layers, RuleModule
 from calhamer.views import PowerView, Visibility
 
 # Besides what the variant uses, every public name this module had before it became a
@@ -151,9 +152,10 @@ class KriegsplomacyVisibility(Visibility):
         return kept
 
 
-class KriegsplomacyMovement(Movement):
-    """The standard movement phase, whose possible orders also spy: every unit may be ordered
-    to espionage (``A VIE E``) or counter-espionage (``F NWY CE``) instead."""
+class FogMovement(PhaseHandler):
+    """A mixin over whatever handler plays movement phases: its possible orders also spy,
+    every unit that may hold may be ordered to espionage (``A VIE E``) or counter-espionage
+    (``F NWY CE``) instead."""
 
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
@@ -172,19 +174,21 @@ class KriegsplomacyMovement(Movement):
         return found
 
 
-class Kriegsplomacy(Variant):
-    """Kriegsplomacy rd07: fog of war, espionage and counter-espionage, flexible builds."""
+class Fog(RuleModule):
+    """Fog of war (Kriegsplomacy rules 3 to 6): each power knows its own units and centres
+    and is told what the rules release, phase by phase; espionage and counter-espionage;
+    orders checked against what their power knows; a retreat phase after every movement
+    phase and a winter after every Fall, needed or not."""
 
-    name = "kriegsplomacy"
-    aliases = ("krieg", "kriegsplomacy-rd07", "rd07")
-    title = "Kriegsplomacy"
-    map_name = "kriegsplomacy"
+    module_name = "fog"
+    module_title = "Fog of war, with espionage and counter-espionage"
+    layers = Layers(
+        notation=KriegsplomacyNotation,
+        visibility=KriegsplomacyVisibility,
+        phase_mixins={"M": FogMovement},
+        state=KriegsplomacyState,  # the spies whose retreat news is still to come
+    )
     blocked_retreat_fails = True
-    notation = KriegsplomacyNotation()
-    visibility = KriegsplomacyVisibility()
-    phases = MappingProxyType({**STANDARD_PHASES, "M": KriegsplomacyMovement()})
-
-    state = KriegsplomacyState  # the spies whose retreat news is still to come
 
     # -- orders ------------------------------------------------------------------------------------
 
@@ -209,21 +213,9 @@ class Kriegsplomacy(Variant):
                 and sea_route_exists(m, here, target)
             ):
                 return replace(order, unit_type=ARMY, loc=unit.loc, dest=target)
-        return check_movement_order(known, power, order)
+        return super().check_movement_order(known, power, order)
 
     # -- phases ------------------------------------------------------------------------------------
-
-    def phase_rules(self, rules: Rules) -> Rules:
-        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any edition."""
-        if (
-            not rules.builds_in_home_centres_only
-            and rules.civil_disorder is DisorderDistance.OWNED_CENTRE_ANY_ROUTE
-        ):
-            return rules
-        return rules.with_options(
-            builds_in_home_centres_only=False,
-            civil_disorder=DisorderDistance.OWNED_CENTRE_ANY_ROUTE,
-        )
 
     def next_phase(self, position: Position, rules: Rules) -> Position | None:
         """A retreat phase after every movement phase and a winter after every Fall."""
@@ -236,4 +228,39 @@ class Kriegsplomacy(Variant):
                 centers=update_centers(position),
                 contested=frozenset(),
             )
-        return None
+        return super().next_phase(position, rules)
+
+
+class FlexibleBuilds(RuleModule):
+    """Builds in any owned, vacant centre (Kriegsplomacy rule 2.2), and civil disorder that
+    removes the units farthest from any owned centre by any route (rule 2.3), in any
+    edition."""
+
+    module_name = "flexible-builds"
+    module_title = "Builds in any owned centre"
+
+    def phase_rules(self, rules: Rules) -> Rules:
+        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any edition."""
+        rules = super().phase_rules(rules)
+        if (
+            not rules.builds_in_home_centres_only
+            and rules.civil_disorder is DisorderDistance.OWNED_CENTRE_ANY_ROUTE
+        ):
+            return rules
+        return rules.with_options(
+            builds_in_home_centres_only=False,
+            civil_disorder=DisorderDistance.OWNED_CENTRE_ANY_ROUTE,
+        )
+
+
+class Kriegsplomacy(Fog, FlexibleBuilds):
+    """Kriegsplomacy rd07: fog of war, espionage and counter-espionage, flexible builds."""
+
+    name = "kriegsplomacy"
+    aliases = ("krieg", "kriegsplomacy-rd07", "rd07")
+    title = "Kriegsplomacy"
+    map_name = "kriegsplomacy"
+
+
+# The movement handler the preset plays (the standard movement with the espionage orders).
+KriegsplomacyMovement = type(Kriegsplomacy.phases["M"])

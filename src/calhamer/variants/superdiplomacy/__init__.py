@@ -45,7 +45,7 @@ from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Position, Unit
 from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
-from calhamer.variant import Variant
+from calhamer.variant import Layers, RuleModule
 from calhamer.views import Note, PowerView, Visibility, full_view
 
 # Besides what the variant uses, the names the rest of calhamer and the tests have always
@@ -74,7 +74,7 @@ from .notation import (  # noqa: F401
     parse_stack,
     with_count,
 )
-from .phases import STACK_PHASES
+from .phases import StackAdjustments, StackMovement, StackRetreats
 from .report import _dice_record, dice_lines, dice_report
 from .resolver import _Resolver  # noqa: F401
 from .retreats import adjudicate_retreats, retreat_choices  # noqa: F401
@@ -141,22 +141,30 @@ class SuperdiplomacyReporter(Reporter):
         return lines
 
 
-class Superdiplomacy(Variant):
-    """Superdiplomacy on the larger board (``docs/rules/superdiplomacy.md``)."""
+class Stacks(RuleModule):
+    """Stacks of numbered units, dice battles, supply lines and Small Powers
+    (Superdiplomacy): every phase kind is played its own way."""
 
-    name = "superdiplomacy"
-    aliases = ("super", "super-diplomacy", "superdip")
-    title = "Superdiplomacy"
-    map_name = "superdiplomacy"
-    phases = STACK_PHASES
-    notation = SuperdiplomacyNotation()
-    visibility = SuperdiplomacyVisibility()
-    reporter = SuperdiplomacyReporter()
-
-    state = SuperdiplomacyState  # the dice commitment and record, and the Small Powers
+    module_name = "stacks"
+    module_title = "Stacks, dice battles, supply lines and Small Powers"
+    layers = Layers(
+        notation=SuperdiplomacyNotation,
+        visibility=SuperdiplomacyVisibility,
+        reporter=SuperdiplomacyReporter,
+        phases={"M": StackMovement, "R": StackRetreats, "A": StackAdjustments},
+        state=SuperdiplomacyState,  # the dice commitment and record, and the Small Powers
+    )
+    refuses = MappingProxyType({
+        "colours": "Arpiesse decides a clash by colour before strength and Superdiplomacy by "
+                   "dice battles; one battle cannot be decided both ways, and no source says "
+                   "how colours mix inside a stack",
+        "flexible-builds": "Superdiplomacy's production (section 8) already says where and "
+                           "how many a power builds",
+    })
 
     def prepare_phase(self, position: Position, new_seed: Callable[[], str]) -> Position:
         """A movement phase gets a fresh secret seed; only its hash is shown before it is over."""
+        position = super().prepare_phase(position, new_seed)
         if not position.phase.is_movement or position.extra.get("seed"):
             return position
         seed = new_seed()
@@ -169,10 +177,20 @@ class Superdiplomacy(Variant):
         return retreat_choices(position, entry)
 
 
+class Superdiplomacy(Stacks):
+    """Superdiplomacy on the larger board (``docs/rules/superdiplomacy.md``)."""
+
+    name = "superdiplomacy"
+    aliases = ("super", "super-diplomacy", "superdip")
+    title = "Superdiplomacy"
+    map_name = "superdiplomacy"
+
+
 __all__ = [
     "NEUTRAL",
     "Component",
     "Stack",
+    "Stacks",
     "Superdiplomacy",
     "SuperdiplomacyNotation",
     "SuperdiplomacyReporter",

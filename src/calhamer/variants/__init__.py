@@ -117,12 +117,22 @@ def find_variant(name: str | Variant) -> Variant:
     """The variant called ``name`` or one of its aliases, case-insensitively.
 
     A variant object is returned as it is. Variants hold no state, so one instance of each is
-    shared.
+    shared. A name may also be a composed variant's text (``standard-dp+fog+neutrals``, see
+    :mod:`calhamer.variants.composition`) or the path of a variant file (``*.toml``).
     """
     if isinstance(name, Variant):
         return name
     found = _FOUND.get(name)
     if found is not None:
+        return found
+    if "+" in name or name.strip().lower().endswith(".toml"):
+        from calhamer.variants import composition
+
+        if "+" in name:
+            found = composition.compose(name)
+        else:
+            found = composition.load_variant_file(name.strip())
+        _FOUND[name] = found
         return found
     key = _name_for(name.strip().lower())
     if key is None:

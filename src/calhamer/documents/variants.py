@@ -1,0 +1,52 @@
+"""The variant file (TOML) as one pydantic model: a board, rule modules, options, edition.
+
+:func:`calhamer.variants.composition.load_variant_file` reads a file through
+:class:`VariantFile`; its JSON Schema is published in ``docs/schemas/variant-file.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field, StrictBool, StrictInt, ValidationError
+
+from calhamer.documents.base import Document, describe_validation_error
+from calhamer.errors import CalhamerError
+
+OptionValue = StrictBool | StrictInt | list[str] | None
+
+
+class VariantFile(Document):
+    """A variant as a file: the board it is played on, the rule modules it is built from,
+    their options and the rule edition."""
+
+    title: str | None = Field(None, description="the variant's title, shown to players")
+    board: str = Field(description='a shipped map\'s name ("standard-dp") or a map file\'s '
+                       "path, relative to the variant file")
+    modules: list[str] = Field(min_length=1, description='rule modules: "fog", '
+                               '"flexible-builds", "colours", "neutrals", "stacks"')
+    rules: str | None = Field(None, description='the rule edition ("datc", "alexander", ...)')
+    options: dict[str, OptionValue] = Field(
+        default_factory=dict, description="the modules' options, like dp_cap = 2 or "
+        "colour_exchange = true (the string \"none\" for no value)")
+
+
+_HINTS = {
+    "board": '"board" must be a map\'s name or a map file\'s path',
+    "modules": '"modules" must be a list of rule module names, like ["fog", "neutrals"]',
+    "options": '"options" must be a table of option = value',
+}
+
+
+def read_variant_file(data: Mapping[str, Any], where: str) -> VariantFile:
+    """The variant file ``data`` (read from ``where``), checked; raises
+    :class:`CalhamerError` naming the field of a problem."""
+    try:
+        doc = VariantFile.model_validate(dict(data))
+    except ValidationError as exc:
+        raise CalhamerError(f"variant file {where!r}: "
+                            + describe_validation_error(exc, hints=_HINTS)) from None
+    options = {k: (None if isinstance(v, str) and v.lower() == "none" else v)
+               for k, v in doc.options.items()}
+    return doc.model_copy(update={"options": options})

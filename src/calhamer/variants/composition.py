@@ -1,0 +1,285 @@
+"""Variants composed from rule modules: a board, a list of modules and options.
+
+A variant is written down as a :class:`VariantSpec`: the board (a map's name, or the path of
+a map file), the rule modules by name, their options and the rule edition. :func:`compose`
+turns a spec into a variant: the built-in variant when the spec is one of theirs (the
+``kriegsplomacy`` preset *is* ``kriegsplomacy+fog+flexible-builds``), otherwise a class made
+from the modules' classes, named by the spec's canonical text (``standard-dp+fog+neutrals``),
+which is what phase and game documents and the web judge's database record, so that a
+composed game needs nothing but its own file to be read again.
+
+A variant file (TOML, :func:`load_variant_file`) gives the same, with a title::
+
+    title = "Fog of war with DP neutrals"
+    board = "standard-dp"
+    modules = ["fog", "neutrals"]
+    rules = "datc"            # the edition; optional
+
+    [options]
+    dp_cap = 2
+
+Modules are combined in one fixed order whatever order they are listed in (:data:`MODULES`),
+so that one set of modules is one variant. Pairs that cannot be played together, options no
+module takes, and boards without what a module needs are refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from calhamer.errors import CalhamerError
+from calhamer.variant import RuleModule, Variant
+
+__all__ = ["MODULES", "VariantSpec", "compose", "find_module", "load_variant_file",
+           "module_names", "parse_spec", "spec_of"]
+
+# The rule modules by name, in the order they are combined: the first is outermost (its
+# hooks run first and call the next ones' through ``super()``). Fog comes first, since it
+# decides what is told of everything the others do.
+MODULES: dict[str, str] = {
+    "fog": "calhamer.variants.kriegsplomacy:Fog",
+    "neutrals": "calhamer.variants.dp:Neutrals",
+    "colours": "calhamer.variants.arpiesse:Colours",
+    "stacks": "calhamer.variants.superdiplomacy:Stacks",
+    "flexible-builds": "calhamer.variants.kriegsplomacy:FlexibleBuilds",
+}
+_ALIASES = {"colors": "colours", "fog-of-war": "fog", "dp": "neutrals", "dp-neutrals": "neutrals",
+            "flexible": "flexible-builds", "stack": "stacks"}
+
+_COMPOSED: dict[str, Variant] = {}  # canonical spec text -> the variant made for it
+
+
+def module_names() -> list[str]:
+    """The names of the rule modules, in the order they are combined."""
+    return list(MODULES)
+
+
+def find_module(name: str) -> type[RuleModule]:
+    """The rule module called ``name`` (case-insensitively, or one of its other names)."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in MODULES:
+        raise CalhamerError(f"there is no rule module {name!r}; the modules are: "
+                            + ", ".join(MODULES))
+    module_name, _, attr = MODULES[key].partition(":")
+    cls = getattr(import_module(module_name), attr)
+    assert issubclass(cls, RuleModule) and cls.module_name == key
+    return cls
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant as a board, rule modules (in their combining order), options and edition."""
+
+    board: str
+    modules: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+    rules: str | None = None
+    title: str | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, board: str, modules: Sequence[str], options: Mapping[str, Any] | None = None,
+           rules: str | None = None, title: str | None = None) -> VariantSpec:
+        """A spec with the module names checked and put in their combining order."""
+        names = {find_module(m).module_name for m in modules}
+        ordered = tuple(m for m in MODULES if m in names)
+        opts = tuple(sorted((options or {}).items()))
+        return cls(board.strip(), ordered, opts, rules or None, title)
+
+    def text(self) -> str:
+        """The canonical text: ``board+module+module``, then ``?option=value&...``."""
+        out = "+".join((self.board, *self.modules))
+        query = [(k, _option_text(v)) for k, v in self.options]
+        if self.rules:
+            query.append(("rules", self.rules))
+        if query:
+            out += "?" + "&".join(f"{k}={v}" for k, v in query)
+        return out
+
+
+def _option_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return ",".join(sorted(str(v) for v in value))
+    return str(value)
+
+
+def _option_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low == "none":
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(low)
+    except ValueError:
+        pass
+    return [v.strip() for v in low.split(",") if v.strip()]
+
+
+def parse_spec(text: str) -> VariantSpec:
+    """A spec from its canonical text (``standard-dp+fog+neutrals?dp_cap=2``)."""
+    body, _, query = text.strip().partition("?")
+    board, *modules = [p.strip() for p in body.split("+")]
+    if not board or not modules or not all(modules):
+        raise CalhamerError(f"{text!r} is not a composed variant: write the board and its "
+                            "modules as board+module+module, like standard-dp+fog+neutrals")
+    options: dict[str, Any] = {}
+    rules = None
+    for part in filter(None, query.split("&")):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise CalhamerError(f"{text!r}: option {part!r} has no value (write name=value)")
+        if key.strip() == "rules":
+            rules = value.strip()
+        else:
+            options[key.strip()] = _option_value(value)
+    return VariantSpec.of(board, modules, options, rules)
+
+
+def spec_of(variant: Variant) -> VariantSpec | None:
+    """The spec a variant built from modules answers to (None for the standard game or a
+    variant that names no module)."""
+    cls = type(variant)
+    if not cls.modules:
+        return None
+    options: dict[str, Any] = {}
+    for module in cls.modules:
+        for option in module.options:
+            value = getattr(cls, option)
+            if value != getattr(module, option):
+                options[option] = sorted(value) if isinstance(value, frozenset) else value
+    rules = None if cls.default_rules == Variant.default_rules else cls.default_rules
+    return VariantSpec.of(cls.map_name, [m.module_name for m in cls.modules], options, rules)
+
+
+def _checked_options(modules: Sequence[type[RuleModule]],
+                     options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as class attributes, each checked against the module that takes it."""
+    known = {name: module for module in modules for name in module.options}
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        module = known.get(name)
+        if module is None:
+            takes = ", ".join(sorted(known)) or "none"
+            raise CalhamerError(f"no module of this variant takes the option {name!r} "
+                                f"(the options are: {takes})")
+        default = getattr(module, name)
+        out[name] = _checked_value(name, value, default)
+    return out
+
+
+def _checked_value(name: str, value: Any, default: Any) -> Any:
+    if name == "buyable":
+        if value is None:
+            return None
+        kinds = value if isinstance(value, (list, tuple, set, frozenset)) else [value]
+        allowed = ("hold", "move", "support", "convoy")
+        bad = [k for k in kinds if str(k).lower() not in allowed]
+        if bad:
+            raise CalhamerError(f"option buyable: {bad[0]!r} is not an order kind "
+                                f"({', '.join(allowed)})")
+        return frozenset(str(k).lower() for k in kinds)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise CalhamerError(f"option {name} must be true or false, not {value!r}")
+        return value
+    if value is None and name in ("dp_per_phase", "dp_cap"):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CalhamerError(f"option {name} must be a whole number of at least 0, "
+                            f"not {value!r}")
+    return value
+
+
+def _presets() -> dict[str, Variant]:
+    from calhamer.variants import BUILT_IN, find_variant
+
+    out = {}
+    for name in BUILT_IN:
+        variant = find_variant(name)
+        spec = spec_of(variant)
+        if spec is not None:
+            out[spec.text()] = variant
+    return out
+
+
+def compose(spec: VariantSpec | str) -> Variant:
+    """The variant a spec (or its text) describes: a built-in variant when the spec is one
+    of theirs, otherwise a variant made from the modules. Raises :class:`CalhamerError` with
+    the reason for an unknown module or option, a board the modules cannot be played on, or
+    modules that cannot be played together."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    key = spec.text()
+    found = _COMPOSED.get(key)
+    if found is not None:
+        return found
+    preset = _presets().get(key)
+    if preset is not None:
+        return preset
+    from calhamer.map import load_map
+    from calhamer.rules import find_rules
+
+    modules = [find_module(m) for m in spec.modules]
+    if not modules:
+        raise CalhamerError("a composed variant needs at least one rule module")
+    try:
+        board = load_map(spec.board)
+    except CalhamerError as exc:
+        raise CalhamerError(f"the board {spec.board!r} could not be loaded: {exc}") from None
+    for module in modules:
+        problem = module.board_problem(board)
+        if problem is not None:
+            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
+    if spec.rules is not None:
+        find_rules(spec.rules)  # an unknown edition is refused here, not at the first phase
+        if "stacks" in spec.modules:
+            raise CalhamerError("stacks cannot be played with a rule edition: "
+                                "Superdiplomacy's moves have their own paradox handling and "
+                                "read none of the edition's options")
+    attrs: dict[str, Any] = _checked_options(modules, dict(spec.options))
+    titles = ", ".join(m.module_title.lower() if i else m.module_title
+                       for i, m in enumerate(modules))
+    attrs.update(
+        name=key,
+        aliases=(),
+        title=spec.title or f"{titles} (on the {board.name} board)",
+        map_name=spec.board,
+        default_rules=spec.rules or Variant.default_rules,
+        __module__=__name__,
+        __doc__=f"The variant {key}, composed from rule modules.",
+    )
+    cls = type("Composed", tuple(modules), attrs)  # refuses pairs that cannot be combined
+    found = _COMPOSED[key] = cls()
+    return found
+
+
+def load_variant_file(path: str | Path) -> Variant:
+    """The variant a TOML variant file describes (see this module's documentation); a map
+    file named as its board is found beside the variant file."""
+    import tomllib
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CalhamerError(f"the variant file {str(path)!r} could not be read: "
+                            f"{exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CalhamerError(f"the variant file {str(path)!r} is not TOML: {exc}") from None
+    from calhamer.documents.variants import VariantFile, read_variant_file
+
+    doc: VariantFile = read_variant_file(data, str(path))
+    board = doc.board
+    if board.endswith(".toml") and not Path(board).is_absolute():
+        board = str((path.parent / board).resolve())
+    spec = VariantSpec.of(board, doc.modules, doc.options, doc.rules, doc.title)
+    return compose(spec)

@@ -129,9 +129,9 @@ def find_variant(name: str | Variant) -> Variant:
         from calhamer.variants import composition
 
         if "+" in name:
-            found = composition.compose(name)
+            found = composition.compose(name, presets=all_variants)
         else:
-            found = composition.load_variant_file(name.strip())
+            found = composition.load_variant_file(name.strip(), presets=all_variants)
         _FOUND[name] = found
         return found
     key = _name_for(name.strip().lower())

@@ -25,7 +25,7 @@ module takes, and boards without what a module needs are refused with the reason
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -199,32 +199,25 @@ def _checked_value(name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def _presets() -> dict[str, Variant]:
-    from calhamer.variants import BUILT_IN, find_variant
-
-    out = {}
-    for name in BUILT_IN:
-        variant = find_variant(name)
-        spec = spec_of(variant)
-        if spec is not None:
-            out[spec.text()] = variant
-    return out
+Presets = Callable[[], Iterable[Variant]]
 
 
-def compose(spec: VariantSpec | str) -> Variant:
-    """The variant a spec (or its text) describes: a built-in variant when the spec is one
-    of theirs, otherwise a variant made from the modules. Raises :class:`CalhamerError` with
-    the reason for an unknown module or option, a board the modules cannot be played on, or
-    modules that cannot be played together."""
+def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
+    """The variant a spec (or its text) describes: one of ``presets`` (the registry's
+    variants, :func:`calhamer.variants.compose` passes them) when the spec is one of theirs,
+    otherwise a variant made from the modules. Raises :class:`CalhamerError` with the reason
+    for an unknown module or option, a board the modules cannot be played on, or modules that
+    cannot be played together."""
     if isinstance(spec, str):
         spec = parse_spec(spec)
     key = spec.text()
     found = _COMPOSED.get(key)
     if found is not None:
         return found
-    preset = _presets().get(key)
-    if preset is not None:
-        return preset
+    for preset in presets() if presets is not None else ():
+        preset_spec = spec_of(preset)
+        if preset_spec is not None and preset_spec.text() == key:
+            return preset
     from calhamer.map import load_map
     from calhamer.rules import find_rules
 
@@ -262,7 +255,7 @@ def compose(spec: VariantSpec | str) -> Variant:
     return found
 
 
-def load_variant_file(path: str | Path) -> Variant:
+def load_variant_file(path: str | Path, presets: Presets | None = None) -> Variant:
     """The variant a TOML variant file describes (see this module's documentation); a map
     file named as its board is found beside the variant file."""
     import tomllib
@@ -282,4 +275,4 @@ def load_variant_file(path: str | Path) -> Variant:
     if board.endswith(".toml") and not Path(board).is_absolute():
         board = str((path.parent / board).resolve())
     spec = VariantSpec.of(board, doc.modules, doc.options, doc.rules, doc.title)
-    return compose(spec)
+    return compose(spec, presets)

@@ -41,6 +41,7 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
                       ("krieg", "kriegsplomacy-rd07", "rd07")),
     "superdiplomacy": ("calhamer.variants.superdiplomacy:Superdiplomacy",
                        ("super", "super-diplomacy", "superdip")),
+    # composed presets (calhamer.variants.presets) are added here as each is finished
 }
 
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance

@@ -1,0 +1,397 @@
+"""Fog of war composed with colours (``arpiesse-fog``) and with DP neutrals (``fog-dp``).
+
+Each test is named after a decision of ``docs/rules/composition.md`` ("Fog and colours",
+"Fog and neutrals", "Neutrals and colours"), and each preset plays a whole phase worked out
+by hand from the rules (the position, every power's orders and bids, the results and every
+power's report, line by line) and a whole game through the command line, in which each player
+is shown only what the modules allow and the bids stay secret.
+
+How the hand-worked phases were worked out is written next to each: the adjudication (the
+rules of the modules on the whole board) and then what each power is told (Kriegsplomacy's
+rules 3 and 6: its own results, and what its uncut spies see).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from calhamer.cli import main
+from calhamer.formats import position_from_json, position_to_json
+from calhamer.game import Game, check_orders
+from calhamer.phases import adjudicate
+from calhamer.position import Position
+from calhamer.report import phase_report
+from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
+from calhamer.variants import find_variant
+from calhamer.variants.arpiesse import PURPLE, RED, SILVER, colour_of
+from calhamer.variants.dp import bid_tally, check_bids
+from calhamer.views import gamemaster_view, power_view, power_views
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def board(variant: str, units: Mapping[str, list[str]], centers: Mapping[str, list[str]] | None
+          = None, phase: str = "S1901M", **more: Any) -> tuple[Position, dict[str, list[str]]]:
+    doc: dict[str, Any] = {"variant": variant, "phase": phase, "units": dict(units), **more}
+    if centers is not None:
+        doc["centers"] = dict(centers)
+    position, orders, _rules = position_from_json(doc)
+    return position, orders
+
+
+def play(variant: str, units: Mapping[str, list[str]], orders: Mapping[str, list[str]],
+         centers: Mapping[str, list[str]] | None = None, **more: Any) -> PhaseOutcome:
+    position, _ = board(variant, units, centers, **more)
+    return adjudicate(position, orders)
+
+
+def told(outcome: PhaseOutcome, power: str) -> str:
+    """The report ``power`` is sent of ``outcome``."""
+    return phase_report(power_view(outcome, power))
+
+
+def lines(outcome: PhaseOutcome, power: str) -> list[str]:
+    """``power``'s own lines, as its view gives them."""
+    return [r.canonical for r in power_view(outcome, power).results.get(power, [])]
+
+
+def spy_notes(outcome: PhaseOutcome, power: str) -> list[str]:
+    return [line for note in power_view(outcome, power).notes for line in note.lines]
+
+
+def checks(position: Position, power: str, given: list[str]) -> list[tuple[str, str | None]]:
+    return [(c.canonical, c.problem) for c in check_orders(position, {power: given})[power]]
+
+
+# == Fog and colours ==============================================================================
+
+AF = "arpiesse-fog"
+
+# The hand-worked phase of arpiesse-fog (Spring 1901, the standard board).
+AF_UNITS = {"ENGLAND": ["F MAO"], "FRANCE": ["F LYO", "F SPA/SC", "A MAR"],
+            "ITALY": ["Purple F TYS", "A PIE"]}
+AF_CENTRES = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "SPA", "MAR"],
+              "ITALY": ["VEN", "ROM", "NAP"]}
+AF_ORDERS = {"ENGLAND": ["F Mao E"],
+             "FRANCE": ["F Lyo - Wes", "F Spa/sc S Red F Lyo - Wes", "A Mar H"],
+             "ITALY": ["F Tys - Wes", "A Pie S Silver A Mar"]}
+
+
+def test_arpiesse_fog_a_whole_phase_worked_by_hand() -> None:
+    """Adjudication (Arpiesse on the whole board): France moves into the Western Med with
+    strength 2 Red (its fleet in Spain supports), Italy with 1 Purple. Against a rival attack
+    each colour must beat or tie each (rule IX): Purple is superior to Red whatever the
+    strengths, so Italy's fleet moves and France's bounces. Italy's army supports the French
+    army in Marseilles to hold, naming it Silver: it is Red, but under fog a colour written
+    for a foreign unit is not checked, so the support stands. Nothing is dislodged.
+
+    What each is told: England's uncut spy in the Mid-Atlantic sees its range (North Africa,
+    the North Atlantic, Irish Sea, Channel, Brest, Gascony, Spain, Portugal and the Western
+    Med): the centres in it (Brest, Portugal, Spain), the French fleet's move into the Western
+    Med from a place it does not see (failed: no star), the French support from Spain of a
+    unit it does not see, and the Italian fleet arriving (starred) from a place it does not
+    see; each unit it sees with its colour, the supported fleet (not seen) without. France and
+    Italy are told only their own lines: France that its move was opposed and failed, not by
+    what colour; Italy that its move was opposed and succeeded."""
+    outcome = play(AF, AF_UNITS, AF_ORDERS, AF_CENTRES)
+    # the truth
+    wes = outcome.next.units[outcome.before.map.province_of(outcome.before.map.loc("WES"))]
+    assert (wes.power, colour_of(wes)) == ("ITALY", PURPLE)
+    assert not outcome.dislodged
+    assert [r.result for r in outcome.results["ITALY"]] == [SUCCEEDS, SUCCEEDS]
+    assert outcome.results["FRANCE"][0].result == FAILS
+    assert told(outcome, "ENGLAND").splitlines() == [
+        "Spring 1901 Movement (S1901M), as England sees it",
+        "",
+        "------",
+        "England",
+        "",
+        "    Red F Mid* E                Espionage",
+        "",
+        "------",
+        "Espionage: Red F Mid* E",
+        "",
+        "    Bre = Fre",
+        "    Por = unowned",
+        "    Spa = Fre",
+        "    Fre Red F ???-Wmd",
+        "    Fre Red F Spa(SC)* S Fre F ???-Wmd",
+        "    Ita Purple F ???-Wmd*",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (1): Red F MAO",
+        "    Your supply centres (3): EDI, LON, LVP",
+    ]
+    assert told(outcome, "FRANCE").splitlines() == [
+        "Spring 1901 Movement (S1901M), as France sees it",
+        "",
+        "------",
+        "France",
+        "",
+        "    Red F Lyo*-Wmd [opp]        Fails; opposed",
+        "    Red F Spa(SC)* S F Lyo-Wmd  Whether the support was given is not told",
+        "    Red A Mar* H                Succeeds",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (3): Red A MAR, Red F LYO, Red F SPA/SC",
+        "    Your supply centres (3): BRE, MAR, SPA",
+    ]
+    assert told(outcome, "ITALY").splitlines() == [
+        "Spring 1901 Movement (S1901M), as Italy sees it",
+        "",
+        "------",
+        "Italy",
+        "",
+        "    Purple F Tyh-Wmd* [opp]     Moves; opposed",
+        "    Red A Pie* S A Mar          Whether the support was given is not told",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (2): Purple F WES, Red A PIE",
+        "    Your supply centres (3): NAP, ROM, VEN",
+    ]
+
+
+def test_a_units_colour_is_part_of_the_unit() -> None:
+    """A power sees its own units' colours; a spy that sees a foreign unit sees its colour
+    (``Ita Purple F ???-Wmd*``); no one else learns it."""
+    outcome = play(AF, AF_UNITS, AF_ORDERS, AF_CENTRES)
+    assert "Ita Purple F ???-Wmd*" in spy_notes(outcome, "ENGLAND")
+    assert lines(outcome, "ITALY")[0].startswith("Purple F Tyh")  # its own colour
+    for power in ("FRANCE", "ITALY"):
+        assert not spy_notes(outcome, power)
+    assert "Purple" not in told(outcome, "FRANCE")
+    # A unit the spy does not see is written without its colour: the French fleet supported
+    # from Spain stands in the Gulf of Lyon, outside the spy's range.
+    assert "Fre Red F Spa(SC)* S Fre F ???-Wmd" in spy_notes(outcome, "ENGLAND")
+    # A dislodged unit in range is seen with its colour.
+    units = {"ENGLAND": ["F MAO"], "FRANCE": ["Silver F POR"], "ITALY": ["A SPA", "F WES"]}
+    out = play(AF, units, {"ENGLAND": ["F Mao E"], "ITALY": ["A Spa - Por", "F Wes S A Spa - Por"]})
+    assert "Fre Silver F Por [dislodged]" in spy_notes(out, "ENGLAND")
+
+
+def test_orders_naming_a_foreign_colour_are_not_checked() -> None:
+    """A colour written for another power's unit is ignored, with the same answer whatever
+    that unit's colour; a colour written for one's own unit is still checked."""
+    answers = []
+    for colour in ("Red", "Silver"):
+        position, _ = board(AF, {"FRANCE": ["A MAR", "F LYO"], "ITALY": [f"{colour} A PIE"]})
+        answers.append(checks(position, "FRANCE", ["A Mar S Purple A Pie", "Red F Lyo H",
+                                                   "Purple F Lyo H"]))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == ("Red A MAR S A PIE", None)  # accepted, the colour not repeated
+    assert answers[0][1] == ("Red F LYO H", None)
+    assert answers[0][2][1] is not None and "is Red, not Purple" in answers[0][2][1]
+    # At adjudication the support is judged as if no colour were written: it is given.
+    outcome = play(AF, {"FRANCE": ["A MAR", "F LYO"], "ITALY": ["A PIE"], "AUSTRIA": ["A TYR"]},
+                   {"FRANCE": ["A Mar S Silver A Pie"], "AUSTRIA": ["A Tyr - Pie"]})
+    assert outcome.results["FRANCE"][0].result == SUCCEEDS
+    assert not outcome.dislodged  # 2 v 1: the Austrian attack fails
+
+
+def test_results_stay_fog_results() -> None:
+    """A power is told that its move was opposed, never the colours that beat it."""
+    outcome = play(AF, AF_UNITS, AF_ORDERS, AF_CENTRES)
+    assert outcome.results["FRANCE"][0].reason.startswith("bounced 2 Red v 1 Purple")
+    view = power_view(outcome, "FRANCE").results["FRANCE"]
+    assert (view[0].canonical, view[0].reason) == ("Red F Lyo*-Wmd [opp]", "fails; opposed")
+    for text in (told(outcome, "FRANCE"), told(outcome, "ITALY")):
+        assert " v " not in text and "Purple F TYS" not in text
+
+
+def _retreat_clash() -> tuple[Position, dict[str, list[str]]]:
+    """Spring 1901 after the movement: Austria's Purple fleet is driven out of the Aegean and
+    Turkey's Red fleet out of the Ionian; both may retreat to Greece."""
+    units = {"AUSTRIA": ["Purple F AEG"], "TURKEY": ["F ION"],
+             "ITALY": ["Silver F EAS", "F CON", "F TUN", "F TYS"], "ENGLAND": ["F NAF"]}
+    orders = {"ITALY": ["F Eas - Aeg", "F Con S F Eas - Aeg", "F Tun - Ion", "F Tys S F Tun - Ion"],
+              "ENGLAND": ["F Naf E"]}
+    outcome = play(AF, units, orders)
+    assert len(outcome.dislodged) == 2
+    return outcome.next, {}
+
+
+def test_retreat_clashes_follow_colours_and_the_owner_is_told_only_the_fog_result() -> None:
+    """Purple is superior to Red, so the Austrian fleet gets to Greece and the Turkish one is
+    disbanded (Arpiesse rule X, on the whole board); each owner is told only ``[r-Gre*]`` or
+    ``[r-Gre]``, never why."""
+    position, _ = _retreat_clash()
+    outcome = adjudicate(position, {"AUSTRIA": ["F Aeg R Gre"], "TURKEY": ["F Ion R Gre"]})
+    m = position.map
+    gre = outcome.next.units[m.province_of(m.loc("GRE"))]
+    assert (gre.power, colour_of(gre)) == ("AUSTRIA", PURPLE)
+    assert lines(outcome, "AUSTRIA") == ["Purple F Aeg [r-Gre*]"]
+    assert lines(outcome, "TURKEY") == ["Red F Ion [r-Gre]"]
+    assert power_view(outcome, "TURKEY").results["TURKEY"][0].reason == (
+        "the retreat fails, so the unit is disbanded")
+    for power in ("AUSTRIA", "TURKEY"):
+        text = told(outcome, power)
+        assert "Purple" not in text or power == "AUSTRIA"
+        assert "superior" not in text and "clash" not in text
+    # Italy, whose fleets did the dislodging but which has no spy, is told nothing of it.
+    assert power_view(outcome, "ITALY").results == {}
+
+
+def test_builds_name_a_colour() -> None:
+    """A build names its colour as in Arpiesse (Red when it names none); the power is told
+    its own builds, and the others only the chart."""
+    position, _ = board(AF, {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
+                        {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "KIE", "BER"]},
+                        phase="W1901A")
+    outcome = adjudicate(position, {"FRANCE": ["Build Silver F Bre", "Build A Mar"],
+                                    "GERMANY": ["Build Purple F Kie"]})
+    m = position.map
+    built = {m.provinces[p].code: colour_of(u) for p, u in outcome.next.units.items()}
+    assert built == {"PAR": RED, "BRE": SILVER, "MAR": RED, "MUN": RED, "KIE": PURPLE}
+    assert lines(outcome, "FRANCE") == ["BUILD Silver F BRE", "BUILD Red A MAR"]
+    assert "Purple" not in told(outcome, "FRANCE") and "KIE" not in told(outcome, "FRANCE")
+    # With flexible builds too: any owned, vacant centre, in the colour named.
+    flexible = "standard+fog+colours+flexible-builds"
+    position, _ = board(flexible, {"FRANCE": ["A PAR"]}, {"FRANCE": ["PAR", "SPA", "BRE"]},
+                        phase="W1901A")
+    outcome = adjudicate(position, {"FRANCE": ["Build Purple F Spa/sc"]})
+    spa = outcome.next.units[m.province_of(m.loc("SPA"))]
+    assert (spa.power, colour_of(spa)) == ("FRANCE", PURPLE)
+
+
+def _exchange(units: Mapping[str, list[str]], orders: Mapping[str, list[str]]) -> PhaseOutcome:
+    return play(AF, units, orders, phase="U1901X", options={"colour_exchange": True})
+
+
+def test_the_summer_exchange_is_told_only_to_the_two_powers_in_it() -> None:
+    """France's and Italy's fleets exchange colours; each is told its exchange, Germany
+    (which gave no order) nothing, and no reason names the other unit's colour."""
+    units = {"FRANCE": ["F LYO"], "ITALY": ["Purple F TYS"], "GERMANY": ["Silver A MUN"]}
+    outcome = _exchange(units, {"FRANCE": ["F Lyo X F Tys"], "ITALY": ["F Tys X F Lyo"]})
+    m = outcome.before.map
+    colours = {m.provinces[p].code: colour_of(u) for p, u in outcome.next.units.items()}
+    assert colours == {"LYO": PURPLE, "TYS": RED, "MUN": SILVER}
+    assert [r.reason for r in power_view(outcome, "FRANCE").results["FRANCE"]] == [
+        "exchanges colours: now Purple"]
+    assert set(power_view(outcome, "FRANCE").results) == {"FRANCE"}
+    assert set(power_view(outcome, "ITALY").results) == {"ITALY"}
+    germany = power_view(outcome, "GERMANY")
+    assert germany.results == {} and germany.notes == ()
+    assert "LYO" not in told(outcome, "GERMANY") and "TYS" not in told(outcome, "GERMANY")
+    # An exchange the other unit did not order fails alike whether a unit stands there (of
+    # whatever colour) or none: the power learns nothing of the other unit.
+    said = []
+    for other in ({"ITALY": ["Silver F TYS"]}, {"ITALY": ["F TYS"]}, {}):
+        out = _exchange({"FRANCE": ["F LYO"], **other}, {"FRANCE": ["F Lyo X F Tys"]})
+        said.append(told(out, "FRANCE"))
+        assert power_view(out, "FRANCE").results["FRANCE"][0].result == FAILS
+    assert said[0] == said[1] == said[2]
+    assert "did not order the same exchange" in said[0] and "Silver" not in said[0]
+
+
+# == Fog and neutrals =============================================================================
+
+FD = "fog-dp"
+
+# The hand-worked phase of fog-dp (Spring 1901 on the standard-dp board, a corner of it).
+FD_UNITS = {"FRANCE": ["A PIC", "A BUR"], "GERMANY": ["A RUH"], "ENGLAND": ["F NTH"],
+            "BELGIUM": ["A BEL"], "HOLLAND": ["A HOL"]}
+FD_CENTRES = {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "KIE", "BER"],
+              "ENGLAND": ["LON", "EDI", "LVP"], "BELGIUM": ["BEL"], "HOLLAND": ["HOL"]}
+FD_ORDERS = {"FRANCE": ["A Pic - Bel", "A Bur S A Pic - Bel"], "GERMANY": ["A Ruh E"]}
+FD_BIDS = {"FRANCE": ["2 DP: A Hol S A Pic - Bel", "1 DP: A Bel H"],
+           "GERMANY": ["1 DP: A Hol S A Bel"],
+           "ENGLAND": ["1 DP: A Hol H"]}
+
+
+def test_fog_dp_a_whole_phase_worked_by_hand() -> None:
+    """The bids (DP ruleset): each power has 3 DP (3 centres, at most 3). France attacks
+    Belgium this turn, so its bid on Belgium's army is ignored (Attacking & Allocating); on
+    Holland's army France's 2 DP beat Germany's 1 and England's 1, so Holland supports the
+    French attack. Belgium's army holds (its default order).
+
+    Adjudication: A Pic - Bel with A Bur and Holland's support is 3 against Belgium's 1:
+    Belgium's stationary army is dislodged and destroyed at once (it may not retreat).
+
+    What each is told: France its own two lines (the move opposed by the unit that held
+    there, and succeeded; its support, whether given not told), nothing of the bids. Germany's
+    spy in the Ruhr sees Belgium, Holland, Burgundy, Kiel, Munich and the Ruhr: the four
+    centres and their owners, Belgium's army dislodged, the support from Burgundy of a unit
+    it does not see (Picardy is out of range), Holland's support, and the French army
+    arriving in Belgium. England, with no spy, only that its fleet held: its bid tells it
+    nothing."""
+    outcome = play(FD, FD_UNITS, FD_ORDERS, FD_CENTRES, bids=FD_BIDS)
+    m = outcome.before.map
+    bel = outcome.next.units[m.province_of(m.loc("BEL"))]
+    assert bel.power == "FRANCE"
+    assert not outcome.next.dislodged  # the neutral army does not retreat
+    assert [r.canonical for r in outcome.results["HOLLAND"]] == ["A HOL S A PIC - BEL"]
+    assert told(outcome, "FRANCE").splitlines() == [
+        "Spring 1901 Movement (S1901M), as France sees it",
+        "",
+        "------",
+        "France",
+        "",
+        "    A Pic-Bel* [opp]            Moves; opposed",
+        "    A Bur* S A Pic-Bel          Whether the support was given is not told",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (2): A BEL, A BUR",
+        "    Your supply centres (3): BRE, MAR, PAR",
+    ]
+    assert told(outcome, "GERMANY").splitlines() == [
+        "Spring 1901 Movement (S1901M), as Germany sees it",
+        "",
+        "------",
+        "Germany",
+        "",
+        "    A Ruh* E                    Espionage",
+        "",
+        "------",
+        "Espionage: A Ruh* E",
+        "",
+        "    Bel = Bel",
+        "    Hol = Hol",
+        "    Kie = Ger",
+        "    Mun = Ger",
+        "    Bel A Bel [dislodged]",
+        "    Fre A Bur* S Fre A ???-Bel",
+        "    Hol A Hol* S Fre A ???-Bel",
+        "    Fre A ???-Bel*",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (1): A RUH",
+        "    Your supply centres (3): BER, KIE, MUN",
+    ]
+    assert told(outcome, "ENGLAND").splitlines() == [
+        "Spring 1901 Movement (S1901M), as England sees it",
+        "",
+        "------",
+        "England",
+        "",
+        "    F Nth* H                    Succeeds",
+        "",
+        "------",
+        "Next: Spring 1901 Retreats (S1901R)",
+        "",
+        "    Your units (1): F NTH",
+        "    Your supply centres (3): EDI, LON, LVP",
+    ]
+    # The tally, the gamemaster's: who bid what, and why France's bid on Belgium was ignored.
+    position, _ = board(FD, FD_UNITS, FD_CENTRES, bids=FD_BIDS)
+    tally = bid_tally(position, FD_ORDERS)
+    hol = tally.units[m.province_of(m.loc("HOL"))]
+    assert hol.totals == {"A HOL S A PIC - BEL": 2, "A HOL S A BEL": 1, "A HOL H": 1}
+    assert [j.status for j in tally.bids if j.bid.power == "FRANCE"] == ["counted", "ignored"]

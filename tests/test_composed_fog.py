@@ -21,16 +21,17 @@ from typing import Any
 import pytest
 
 from calhamer.cli import main
-from calhamer.formats import position_from_json, position_to_json
+from calhamer.formats import position_from_json
 from calhamer.game import Game, check_orders
 from calhamer.phases import adjudicate
 from calhamer.position import Position
 from calhamer.report import phase_report
-from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
+from calhamer.results import FAILS, SUCCEEDS, PhaseOutcome
+from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 from calhamer.variants.arpiesse import PURPLE, RED, SILVER, colour_of
 from calhamer.variants.dp import bid_tally, check_bids
-from calhamer.views import gamemaster_view, power_view, power_views
+from calhamer.views import power_view
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -395,3 +396,295 @@ def test_fog_dp_a_whole_phase_worked_by_hand() -> None:
     hol = tally.units[m.province_of(m.loc("HOL"))]
     assert hol.totals == {"A HOL S A PIC - BEL": 2, "A HOL S A BEL": 1, "A HOL H": 1}
     assert [j.status for j in tally.bids if j.bid.power == "FRANCE"] == ["counted", "ignored"]
+
+
+def test_who_may_bid_every_player_for_any_neutral_unit_seen_or_not() -> None:
+    """A bid is checked when given only against what the bidder knows: a place where a
+    neutral unit started, and an order that unit could give. The answer is the same whether
+    Belgium's army is still there, destroyed, or replaced by a German army; a bid for a unit
+    no longer there is void at adjudication."""
+    bids = ["1 DP: A Bel S A Pic - Bur", "1 DP: A Bel - Ruh", "1 DP: A Pic H", "1 DP: A Mun H"]
+    worlds = [
+        {"FRANCE": ["A PIC"], "BELGIUM": ["A BEL"], "GERMANY": ["A MUN"]},
+        {"FRANCE": ["A PIC"], "GERMANY": ["A MUN"]},
+        {"FRANCE": ["A PIC"], "GERMANY": ["A BEL", "A MUN"]},
+    ]
+    said = []
+    for units in worlds:
+        position, _ = board(FD, units, {"FRANCE": ["PAR", "MAR", "BRE"]})
+        said.append([check_bids(position, "FRANCE", [bid]) for bid in bids])
+        assert possible_bids(position, "FRANCE") == possible_bids(
+            board(FD, worlds[0], {"FRANCE": ["PAR", "MAR", "BRE"]})[0], "FRANCE")
+    assert said[0] == said[1] == said[2]
+    assert said[0][:2] == [[], []]  # a support of its own unit; a sortie (it fails, but legal)
+    assert said[0][2] == ["1 DP: A Pic H: A PIC is FRANCE's, not a neutral unit: DP buy "
+                          "orders for neutral units only"]
+    assert said[0][3] == ["1 DP: A Mun H: there is no neutral unit in Munich (MUN)"]
+    # Bidding for every neutral unit printed on the board, seen or not, is allowed.
+    position, _ = board(FD, worlds[1], {"FRANCE": ["PAR", "MAR", "BRE"]})
+    allotment, options = possible_bids(position, "FRANCE")
+    assert allotment == 3 and len(options) == 12 and "A BEL H" in options["BEL"]
+    # At adjudication the bid for Belgium's army, which is gone, is void.
+    position, _ = board(FD, worlds[2], {"FRANCE": ["PAR", "MAR", "BRE"]},
+                        bids={"FRANCE": ["1 DP: A Bel - Ruh"]})
+    tally = bid_tally(position, {})
+    assert [(j.status, j.reason) for j in tally.bids] == [
+        ("void", "A BEL is GERMANY's, not a neutral unit: DP buy orders for neutral units only")]
+
+
+def possible_bids(position: Position, power: str) -> tuple[int, dict[str, list[str]]]:
+    """What ``power`` may bid for in ``position`` (as :meth:`Game.possible_bids` gives it)."""
+    rule = position.variant.bids
+    assert rule is not None
+    allotment, found = rule.options(position, power, find_rules("datc"))
+    names, write = position.map.loc_names, position.variant.notation.format_order
+    return allotment, {names[loc]: [write(position, o) for o in orders]
+                       for loc, orders in found.items()}
+
+
+def test_what_a_bidder_learns_nothing_from_bidding() -> None:
+    """No report shows a bid or a bidder; a neutral unit's order and result are shown only to
+    a power that sees the unit; overspending voids all of a power's bids and is told when the
+    bids are given."""
+    with_bids = play(FD, FD_UNITS, FD_ORDERS, FD_CENTRES, bids=FD_BIDS)
+    # England bid for Holland's army, out of any English spy's sight: its report is the same
+    # as with no bid, and so is every other power's but for what changed on the board.
+    without = play(FD, FD_UNITS, FD_ORDERS, FD_CENTRES,
+                   bids={k: v for k, v in FD_BIDS.items() if k != "ENGLAND"})
+    assert told(with_bids, "ENGLAND") == told(without, "ENGLAND")
+    for power in ("FRANCE", "GERMANY"):
+        assert told(with_bids, power) == told(without, power)
+    for power in ("ENGLAND", "FRANCE", "GERMANY"):
+        text = told(with_bids, power)
+        assert "DP" not in text and "bid" not in text.lower()
+    # Holland's order is seen by Germany's spy only.
+    assert "Hol A Hol* S Fre A ???-Bel" in spy_notes(with_bids, "GERMANY")
+    assert "Hol" not in told(with_bids, "ENGLAND") and "Hol" not in told(with_bids, "FRANCE")
+    # France's bought support helped its move: it learns only that the move succeeded.
+    assert lines(with_bids, "FRANCE")[0] == "A Pic-Bel* [opp]"
+    # Over-spending, told when the bids are given (only the power's own numbers).
+    position, _ = board(FD, FD_UNITS, FD_CENTRES)
+    assert check_bids(position, "FRANCE", ["2 DP: A Hol H", "2 DP: A Bel H"]) == [
+        "France allocated 4 DP but has 3 DP in S1901M, so all its bids are void"]
+
+
+def test_attacking_and_allocating_is_the_same_under_fog() -> None:
+    """The rule depends only on the bidder's own orders: the tally under fog is the tally on
+    an open board."""
+    fog = bid_tally(board(FD, FD_UNITS, FD_CENTRES, bids=FD_BIDS)[0], FD_ORDERS)
+    open_board = bid_tally(board("standard-dp", FD_UNITS, FD_CENTRES, bids=FD_BIDS)[0],
+                           FD_ORDERS)
+    assert [(j.bid, j.status, j.reason) for j in fog.bids] == [
+        (j.bid, j.status, j.reason) for j in open_board.bids]
+    assert fog.attacking == open_board.attacking == {"FRANCE": {"BELGIUM"}}
+
+
+def test_winter_rebuilds_of_minor_powers_are_not_told() -> None:
+    """Belgium rebuilds its army in its vacant centre; no power is told, and a spy that later
+    sees Belgium sees the army."""
+    position, _ = board(FD, {"FRANCE": ["A PIC"], "GERMANY": ["A RUH"]},
+                        {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "KIE", "BER"],
+                         "BELGIUM": ["BEL"]}, phase="W1901A")
+    outcome = adjudicate(position, {})
+    m = position.map
+    assert outcome.next.units[m.province_of(m.loc("BEL"))].power == "BELGIUM"
+    assert [r.canonical for r in outcome.results["BELGIUM"]] == ["BUILD A BEL"]
+    for power in ("FRANCE", "GERMANY"):
+        view = power_view(outcome, power)
+        assert "BELGIUM" not in view.results
+        text = told(outcome, power)
+        assert "BEL" not in text and "Belgium" not in text and "Minor" not in text, text
+        assert {u.power for u in view.next.units.values()} == {power}
+    # In the spring, Germany's spy in the Ruhr sees the rebuilt army (it holds: only seen if
+    # it does something, so France attacks it and the spy sees the attack).
+    spring = adjudicate(outcome.next, {"GERMANY": ["A Ruh E"], "FRANCE": ["A Pic - Bel"]})
+    assert "Fre A ???-Bel" in spy_notes(spring, "GERMANY")
+    assert lines(spring, "FRANCE") == ["A Pic*-Bel [opp]"]  # it bumps into it
+
+
+def test_the_dp_allotment_counts_the_bidders_own_centres() -> None:
+    """1 DP per owned centre, at most 3: France with 2 centres has 2, whatever the others own."""
+    for others in ({"GERMANY": ["MUN"]}, {"GERMANY": ["MUN", "KIE", "BER", "HOL", "DEN"]}):
+        position, _ = board(FD, {"FRANCE": ["A PIC"]}, {"FRANCE": ["PAR", "BRE"], **others})
+        assert possible_bids(position, "FRANCE")[0] == 2
+        assert check_bids(position, "FRANCE", ["3 DP: A Bel H"]) == [
+            "France allocated 3 DP but has 2 DP in S1901M, so all its bids are void"]
+
+
+# == Neutrals and colours =========================================================================
+
+
+def test_neutral_units_are_red() -> None:
+    """A minor power's units start Red and are rebuilt Red; a bought support adds the
+    neutral's colour only where Arpiesse says (a superior supporter), here none since Red is
+    the attacker's own colour."""
+    variant = "standard-dp+neutrals+colours"
+    assert find_variant(variant).name == variant
+    game = Game.new(variant)
+    minors = [u for u in game.current.units.values() if game.current.map.is_minor(u.power)]
+    assert len(minors) == 12 and {colour_of(u) for u in minors} == {RED}
+    position, _ = board(variant, {"FRANCE": ["A PIC"]}, {"FRANCE": ["PAR", "MAR", "BRE"],
+                                                         "BELGIUM": ["BEL"]}, phase="W1901A")
+    outcome = adjudicate(position, {})
+    bel = outcome.next.units[position.map.province_of(position.map.loc("BEL"))]
+    assert (bel.power, colour_of(bel)) == ("BELGIUM", RED)
+    # Holland's Red support of a Silver attack adds Red (superior to Silver): 2 Silver+Red
+    # beats Belgium's 1 Red (Red beats Silver, but Red ties Red and 2 > 1).
+    units = {"FRANCE": ["Silver A PIC"], "BELGIUM": ["A BEL"], "HOLLAND": ["A HOL"]}
+    position, _ = board(variant, units, {"FRANCE": ["PAR", "MAR", "BRE"]},
+                        bids={"FRANCE": ["1 DP: A Hol S A Pic - Bel"]})
+    outcome = adjudicate(position, {"FRANCE": ["A Pic - Bel"]})
+    assert outcome.results["FRANCE"][0].result == SUCCEEDS
+
+
+def test_the_colour_exchange_is_between_players_only() -> None:
+    """A minor power never orders an exchange, so an exchange with a neutral unit fails."""
+    variant = "standard-dp+neutrals+colours?colour_exchange=true"
+    position, _ = board(variant, {"FRANCE": ["Silver A PIC"], "BELGIUM": ["A BEL"]},
+                        phase="U1901X")
+    outcome = adjudicate(position, {"FRANCE": ["A Pic X A Bel"]})
+    assert outcome.results["FRANCE"][0].result == FAILS
+    assert "BELGIUM" not in outcome.results
+    assert {colour_of(u) for u in outcome.next.units.values()} == {SILVER, RED}
+
+
+# == whole games through the command line =========================================================
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    capsys.readouterr()
+    assert main(list(args)) == 0, args
+    return capsys.readouterr().out
+
+
+def cli_game(capsys: pytest.CaptureFixture[str], path: Path, variant: str, last_year: int,
+             orders: Mapping[str, Mapping[str, list[str]]],
+             bids: Mapping[str, Mapping[str, list[str]]] | None = None) -> list[str]:
+    """A game of ``variant`` played through the command line until it ends (the game file's
+    ``max_year``, a gamemaster's setting, makes it a draw after ``last_year``): each power's
+    orders and bids written to a file and given with ``game orders`` and ``game bids``, each
+    phase processed with ``game process``. Returns the phases played."""
+    cli(capsys, "game", "new", str(path), "--variant", variant)
+    doc = json.loads(path.read_text())
+    doc["max_year"] = last_year
+    path.write_text(json.dumps(doc))
+    played = []
+    while not Game.load(str(path)).is_done():
+        code = Game.load(str(path)).current.phase.code
+        for what, given in (("orders", orders), ("bids", bids or {})):
+            for power, items in given.get(code, {}).items():
+                file = path.parent / f"{path.stem}-{code}-{power}-{what}.txt"
+                file.write_text("\n".join(items) + "\n")
+                out = cli(capsys, "game", what, str(path), power, str(file))
+                assert "error" not in out, out
+        cli(capsys, "game", "process", str(path))
+        played.append(code)
+    return played
+
+
+def player_outputs(capsys: pytest.CaptureFixture[str], path: Path, power: str,
+                   phases: list[str]) -> list[str]:
+    """Everything ``power`` is shown: the current position and every phase's report (the
+    game file's name blanked out)."""
+    shown = [cli(capsys, "game", "show", str(path), "--as", power)]
+    shown += [cli(capsys, "game", "show", str(path), "--as", power, "--phase", code)
+              for code in phases]
+    return [text.replace(str(path), "GAME") for text in shown]
+
+
+FD_GAME = {
+    "S1901M": {"FRANCE": ["A Par - Pic", "A Mar - Bur", "F Bre E"],
+               "GERMANY": ["F Kie E", "A Mun - Ruh", "A Ber H"],
+               "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"]},
+    "F1901M": {"FRANCE": ["A Pic - Bel", "A Bur S A Pic - Bel", "F Bre - Mao"],
+               "GERMANY": ["A Ruh S A Bel", "F Kie E"],
+               "ENGLAND": ["F Nth H", "F Nwg - Nwy", "A Yor E"]},
+    "W1901A": {"FRANCE": ["Build A Par"]},
+}
+
+
+def fd_bids(world: str) -> dict[str, dict[str, list[str]]]:
+    """The bids: alike in both worlds but for Germany's bid on Denmark's army in the spring
+    (a support of Sweden's army, or a hold), which France sees nothing of."""
+    german = "1 DP: A Den S A Swe" if world == "A" else "1 DP: A Den H"
+    return {"S1901M": {"FRANCE": ["2 DP: A Bel H"], "GERMANY": [german],
+                       "ENGLAND": ["1 DP: A Hol H"]},
+            "F1901M": {"FRANCE": ["2 DP: A Hol S A Pic - Bel"], "GERMANY": ["1 DP: A Hol H"]}}
+
+
+def test_fog_dp_a_whole_game_in_the_command_line(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Two games that differ only in one German bid, which France sees nothing of: France is
+    shown the same in both, byte for byte; Germany, whose spy in Kiel sees Denmark's army,
+    sees the order its bid bought. No player is shown a bid; the gamemaster's tally has them.
+    France's bought support from Holland takes Belgium in the Fall, and France builds."""
+    paths = {w: tmp_path / f"{w}.json" for w in "AB"}
+    played = {w: cli_game(capsys, paths[w], FD, 1901, FD_GAME, fd_bids(w)) for w in "AB"}
+    assert played["A"] == ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A"]
+    game = Game.load(str(paths["A"]))
+    assert game.is_done() and game.result().ending == "draw"
+    m = game.current.map
+    assert game.current.units[m.province_of(m.loc("BEL"))].power == "FRANCE"
+    assert len(game.current.units_of("FRANCE")) == 4  # built in Paris
+    seen = {w: {p: player_outputs(capsys, paths[w], p, played[w]) for p in POWERS}
+            for w in "AB"}
+    assert seen["A"]["FRANCE"] == seen["B"]["FRANCE"]
+    assert seen["A"]["GERMANY"] != seen["B"]["GERMANY"]
+    assert any("Den A Den* S Swe A ???" in text for text in seen["A"]["GERMANY"])
+    for world in "AB":
+        for power, texts in seen[world].items():
+            for text in texts:
+                assert "DP:" not in text and "bid" not in text.lower(), (power, text)
+                # only its own units, never a list of another power's
+                assert "Minor powers" not in text
+        # France is told its Fall move succeeded, not who helped.
+        fall = seen[world]["FRANCE"][1 + played[world].index("F1901M")]
+        assert "A Pic-Bel* [opp]" in fall and "Hol" not in fall
+        # England bid for Holland's army in the spring and learns nothing of it.
+        spring = seen[world]["ENGLAND"][1 + played[world].index("S1901M")]
+        assert "Hol" not in spring
+    tally = cli(capsys, "game", "tally", str(paths["A"]), "--phase", "S1901M")
+    assert "for the gamemaster only" in tally
+    for line in ("Germany         1 DP  A Den S Swe H           counted",
+                 "England         1 DP  A Hol H                 counted"):
+        assert line in tally
+
+
+AF_GAME = {
+    "S1901M": {"FRANCE": ["A Par - Bur", "A Mar S Red A Par - Bur", "F Bre - Mao"],
+               "GERMANY": ["A Mun - Ruh", "F Kie - Hol", "A Ber E"],
+               "ITALY": ["A Ven - Pie", "A Rom - Ven", "F Nap - Tys"]},
+    "F1901M": {"FRANCE": ["A Bur - Bel", "F Mao - Spa/sc", "A Mar H"],
+               "GERMANY": ["A Ruh E", "F Hol S Silver A Bur - Bel"],
+               "ITALY": ["A Pie - Mar", "F Tys - Tun"]},
+    "W1901A": {"FRANCE": ["Build Purple F Bre", "Build Silver A Par"],
+               "GERMANY": ["Build Silver A Mun"],
+               "ITALY": ["Build Purple F Nap"]},
+    "S1902M": {"GERMANY": ["A Ruh E"], "FRANCE": ["A Par - Bur"]},
+}
+
+
+def test_arpiesse_fog_a_whole_game_in_the_command_line(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """Orders naming colours (one's own checked, a foreign one ignored), builds in colours,
+    and what spies see of them: in 1902 Germany's spy in the Ruhr sees France's Silver army
+    move into Burgundy; no one else learns a French colour; Italy's colours stay Italy's."""
+    path = tmp_path / "af.json"
+    played = cli_game(capsys, path, AF, 1902, AF_GAME)
+    assert played == ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M", "S1902R",
+                      "F1902M", "F1902R", "W1902A"]
+    game = Game.load(str(path))
+    assert game.is_done()
+    seen = {p: player_outputs(capsys, path, p, played) for p in POWERS}
+    spring = played.index("S1902M") + 1
+    assert "Fre Silver A ???-Bur*" in seen["GERMANY"][spring]
+    # France's own colours, in its own lines and units.
+    assert "Silver A Par-Bur*" in seen["FRANCE"][spring]
+    assert any("Purple F BRE" in text for text in seen["FRANCE"])
+    for power, texts in seen.items():
+        for text in texts:
+            if power not in ("FRANCE", "GERMANY"):
+                assert "Fre" not in text and "Silver A BUR" not in text, (power, text)
+            if power != "ITALY":
+                assert "Purple F NAP" not in text and "Ita Purple" not in text, (power, text)

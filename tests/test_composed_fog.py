@@ -511,6 +511,44 @@ def test_the_dp_allotment_counts_the_bidders_own_centres() -> None:
             "France allocated 3 DP but has 2 DP in S1901M, so all its bids are void"]
 
 
+def test_the_tally_stays_the_gamemasters(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Who bid what is the gamemaster's (``game tally``, the gamemaster's phase document);
+    every power's report of the phase, written by ``game reports``, holds no bid. On the web
+    judge a gamemaster who also plays a power reads the tally only once the game is over."""
+    from calhamer.server.models import GameRow
+    from calhamer.server.services.bids import may_read_all_bids
+    from calhamer.server.views import Viewer
+
+    path = tmp_path / "t.json"
+    cli(capsys, "game", "new", str(path), "--variant", FD)
+    for power, items in FD_BIDS.items():
+        file = tmp_path / f"{power}.txt"
+        file.write_text("\n".join(items) + "\n")
+        cli(capsys, "game", "bids", str(path), power, str(file))
+    cli(capsys, "game", "process", str(path))
+    tally = cli(capsys, "game", "tally", str(path), "--phase", "S1901M")
+    assert "for the gamemaster only" in tally and "A Hol S Pic - Bel" in tally
+    out = tmp_path / "reports"
+    cli(capsys, "game", "reports", str(path), "-o", str(out), "--no-pictures")
+    texts = {f.name: f.read_text() for f in sorted(out.iterdir())}
+    assert len(texts) == 8  # seven powers and the gamemaster
+    for name, text in texts.items():
+        assert "DP:" not in text and "bid" not in text.lower(), name
+        if "gamemaster" not in name:  # no spy of a player saw Holland's army
+            assert "Hol" not in text and "HOL" not in text, name
+    exported = json.loads(cli(capsys, "game", "export", str(path), "--phase", "S1901M"))
+    assert exported["bids"]["FRANCE"] == FD_BIDS["FRANCE"]  # the gamemaster's file
+    # the web judge's rule, for a fog-dp game whose gamemaster plays France
+    game = GameRow(id="g", variant=FD, status="active")
+    seated = Viewer(user=None, game=game, is_gm=True, power="FRANCE")  # type: ignore[arg-type]
+    assert not may_read_all_bids(seated)
+    assert may_read_all_bids(Viewer(user=None, game=game, is_gm=True,  # type: ignore[arg-type]
+                                    power=None))
+    game.status = "finished"
+    assert may_read_all_bids(seated)
+
+
 # == Neutrals and colours =========================================================================
 
 

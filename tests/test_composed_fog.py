@@ -726,3 +726,33 @@ def test_arpiesse_fog_a_whole_game_in_the_command_line(tmp_path: Path,
                 assert "Fre" not in text and "Silver A BUR" not in text, (power, text)
             if power != "ITALY":
                 assert "Purple F NAP" not in text and "Ita Purple" not in text, (power, text)
+
+
+@pytest.mark.parametrize(("variant", "script", "bids"),
+                         [(FD, FD_GAME, fd_bids("A")), (AF, AF_GAME, {})], ids=[FD, AF])
+def test_every_players_pictures_and_reports_keep_to_what_the_fog_tells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: str,
+    script: dict[str, dict[str, list[str]]], bids: dict[str, dict[str, list[str]]],
+) -> None:
+    """The checks of ``tests/test_fog_outputs.py`` on a game of each preset: every player's
+    picture of each phase gives the centre totals the rules let it know (those of the game's
+    start through 1901, every true total once the winter's chart is told), and no report has
+    a heading over nothing."""
+    from test_fog_outputs import empty_headings, legend
+
+    path = tmp_path / "g.json"
+    played = cli_game(capsys, path, variant, 1901, script, bids)
+    game = Game.load(str(path))
+    m = game.current.map
+    names = {p: m.power(p).name for p in POWERS}
+    start = {names[p]: str(n) for p, n in game.phase_input("S1901M")[0].center_counts().items()
+             if p in names}
+    true = {names[p]: str(n) for p, n in game.current.center_counts().items() if p in names}
+    assert start != true  # France took Belgium
+    for power in POWERS:
+        for code in played:
+            svg = cli(capsys, "render", str(path), "--as", power, "--phase", code, "--orders")
+            assert legend(svg) == (true if code == "W1901A" else start), (power, code)
+        assert legend(cli(capsys, "render", str(path), "--as", power)) == true, power
+        for text in player_outputs(capsys, path, power, played):
+            assert empty_headings(text) == [], text

@@ -31,7 +31,7 @@ from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 from calhamer.variants.arpiesse import PURPLE, RED, SILVER, colour_of
 from calhamer.variants.dp import bid_tally, check_bids
-from calhamer.views import power_view
+from calhamer.views import gamemaster_view, power_view
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -390,6 +390,10 @@ def test_fog_dp_a_whole_phase_worked_by_hand() -> None:
         "    Your units (1): F NTH",
         "    Your supply centres (3): EDI, LON, LVP",
     ]
+    # The gamemaster's view has the neutral units' lines too, in the fog's notation.
+    gm = gamemaster_view(outcome).results
+    assert [r.canonical for r in gm["HOLLAND"]] == ["A Hol* S A Pic-Bel"]
+    assert [r.canonical for r in gm["BELGIUM"]] == ["A Bel H [att; dislodged]"]
     # The tally, the gamemaster's: who bid what, and why France's bid on Belgium was ignored.
     position, _ = board(FD, FD_UNITS, FD_CENTRES, bids=FD_BIDS)
     tally = bid_tally(position, FD_ORDERS)

@@ -178,10 +178,13 @@ def test_a_units_colour_is_part_of_the_unit() -> None:
     # A unit the spy does not see is written without its colour: the French fleet supported
     # from Spain stands in the Gulf of Lyon, outside the spy's range.
     assert "Fre Red F Spa(SC)* S Fre F ???-Wmd" in spy_notes(outcome, "ENGLAND")
-    # A dislodged unit in range is seen with its colour.
-    units = {"ENGLAND": ["F MAO"], "FRANCE": ["Silver F POR"], "ITALY": ["A SPA", "F WES"]}
-    out = play(AF, units, {"ENGLAND": ["F Mao E"], "ITALY": ["A Spa - Por", "F Wes S A Spa - Por"]})
+    # A dislodged unit in range is seen with its colour: Italy's Red army drives France's
+    # Silver fleet out of Portugal (Red is superior to Silver, whatever the strengths).
+    units = {"ENGLAND": ["F MAO"], "FRANCE": ["Silver F POR"], "ITALY": ["A SPA"]}
+    out = play(AF, units, {"ENGLAND": ["F Mao E"], "ITALY": ["A Spa - Por"]})
+    assert [d.unit.power for d in out.dislodged] == ["FRANCE"]
     assert "Fre Silver F Por [dislodged]" in spy_notes(out, "ENGLAND")
+    assert "Ita Red A Spa-Por*" in spy_notes(out, "ENGLAND")
 
 
 def test_orders_naming_a_foreign_colour_are_not_checked() -> None:

@@ -136,7 +136,7 @@ class KriegsplomacyVisibility(Visibility):
             return retreat_view(self, outcome, power)
         if kind == "A":
             return winter_view(self, outcome, power)
-        if kind in {"M", "R", "A"} or power is None:
+        if power is None:
             return super().power_view(outcome, power)
         # A kind another module adds (the summer exchange): each power its own results only
         # (composition.md, "the summer exchange").

@@ -84,18 +84,21 @@ class Position:
                            self.dislodged, self.contested, self.variant, dict(self.extra)))
 
     def replace(self, **changes: object) -> Position:
-        """A copy with some fields changed (written out by hand: this runs every phase)."""
-        get = changes.get
-        return Position(
-            get("map", self.map),  # type: ignore[arg-type]
-            get("phase", self.phase),  # type: ignore[arg-type]
-            get("units", self.units),  # type: ignore[arg-type]
-            get("centers", self.centers),  # type: ignore[arg-type]
-            get("dislodged", self.dislodged),  # type: ignore[arg-type]
-            get("contested", self.contested),  # type: ignore[arg-type]
-            get("variant", self.variant),  # type: ignore[arg-type]
-            get("extra", self.extra),  # type: ignore[arg-type]
-        )
+        """A copy with some fields changed (written out by hand: this runs every phase).
+
+        The copy is filled in directly rather than through ``__init__``: the fields are
+        already checked values, and only the mappings given anew are made read-only."""
+        own = self.__dict__
+        fields = {name: own[name] for name in _FIELDS}
+        for name, value in changes.items():
+            if name not in _FIELDS:
+                raise TypeError(f"Position has no field {name!r}")
+            if name == "units" or name == "centers":
+                value = _frozen(value)  # type: ignore[arg-type]
+            fields[name] = value
+        new = object.__new__(Position)
+        new.__dict__.update(fields)
+        return new
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -109,18 +112,34 @@ class Position:
         return [p for p, owner in self.centers.items() if owner == power]
 
     def center_counts(self) -> dict[str, int]:
-        counts = dict.fromkeys(self.map.power_codes, 0)
-        provinces = self.map.provinces
-        for province, owner in self.centers.items():
-            # A province may count for several centres (Superdiplomacy's majors count 5).
-            counts[owner] = counts.get(owner, 0) + (provinces[province].centres or 1)
+        m = self.map
+        counts = dict.fromkeys(m.power_codes, 0)
+        self._add_centres(counts, 1)
         return counts
 
     def unit_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(self.map.power_codes, 0)
-        for unit in self.units.values():
-            counts[unit.power] = counts.get(unit.power, 0) + unit.count  # a stack counts all
+        self._add_units(counts, 1)
         return counts
+
+    def _add_centres(self, counts: dict[str, int], sign: int) -> None:
+        m = self.map
+        get = counts.get
+        if m.single_centres:
+            for owner in self.centers.values():
+                counts[owner] = get(owner, 0) + sign
+            return
+        weight = m.centre_weight
+        for province, owner in self.centers.items():
+            # A province may count for several centres (Superdiplomacy's majors count 5).
+            counts[owner] = get(owner, 0) + sign * (weight[province] or 1)
+
+    def _add_units(self, counts: dict[str, int], sign: int) -> None:
+        get = counts.get
+        for unit in self.units.values():
+            power = unit.power
+            # A plain unit counts one; a stack counts all its units.
+            counts[power] = get(power, 0) + (sign if type(unit) is Unit else sign * unit.count)
 
     def powers(self) -> list[str]:
         """Powers still in the game: those with a unit or a supply centre."""
@@ -129,8 +148,10 @@ class Position:
 
     def adjustments(self) -> dict[str, int]:
         """Builds (positive) or removals (negative) each power is due in an adjustment phase."""
-        units, centers = self.unit_counts(), self.center_counts()
-        return {p: centers.get(p, 0) - units.get(p, 0) for p in set(units) | set(centers)}
+        due = dict.fromkeys(self.map.power_codes, 0)  # centres less units, counted in one go
+        self._add_centres(due, 1)
+        self._add_units(due, -1)
+        return due
 
     def winner(self) -> str | None:
         """The great power holding the centres a solo needs (the map's victory number, as the
@@ -150,6 +171,10 @@ class Position:
 
     def __repr__(self) -> str:
         return f"<Position {self.map.name} {self.phase.code}: {len(self.units)} units>"
+
+
+_FIELDS = frozenset(("map", "phase", "units", "centers", "dislodged", "contested", "variant",
+                     "extra"))
 
 
 def units_from_specs(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from calhamer.pieces import Phase
@@ -14,10 +15,10 @@ if TYPE_CHECKING:
 
 def update_centers(position: Position) -> dict[int, str]:
     """Supply-centre owners after Fall: a unit standing on a centre takes it."""
-    m = position.map
+    weight = position.map.centre_weight
     centers = dict(position.centers)
     for province, unit in position.units.items():
-        if m.provinces[province].is_supply_center:
+        if weight[province]:
             centers[province] = unit.power
     return centers
 
@@ -37,7 +38,7 @@ def advance(position: Position, rules: Rules) -> Position:
         return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
         after = position.replace(
-            phase=Phase(phase.year, "W", "A"), centers=update_centers(position),
+            phase=Phase(phase.year, "W", "A"), centers=MappingProxyType(update_centers(position)),
             contested=frozenset(),
         )
         if adjustments_needed(after, rules):

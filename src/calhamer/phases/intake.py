@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 
+_UNIT = Unit
+
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
 
 
@@ -43,12 +45,14 @@ class Intake:
         """Read ``items`` as orders of ``raw_power``; return the ones understood."""
         position, variant = self.position, self.variant
         m = position.map
-        power = m.find_power(raw_power) or raw_power.upper()
+        power = raw_power if raw_power in m._power_codes else (
+            m.find_power(raw_power) or raw_power.upper())
         bucket = self.results.setdefault(power, [])
         added: list[tuple[OrderResult, AnyOrder]] = []
         given_as_order = self.given_as_order
+        parse = None
         for item in items:
-            if not isinstance(item, str):
+            if type(item) is not str and not isinstance(item, str):
                 # An order value: its text is written out only if the results are read.
                 result = OrderResult(power, "", "", SUCCEEDS, "", item)
                 pair = (result, item)
@@ -56,10 +60,11 @@ class Intake:
                 bucket.append(result)
                 added.append(pair)
                 continue
+            if parse is None:
+                parse = variant.notation.parse_order
+                kind = position.phase.kind
             try:
-                parsed = variant.notation.parse_order(
-                    m, item, phase_kind=position.phase.kind, position=position, power=power
-                )
+                parsed = parse(m, item, phase_kind=kind, position=position, power=power)
             except OrderError as exc:
                 bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
                 continue
@@ -95,6 +100,6 @@ class Intake:
 
 
 def moved_unit(unit: Unit, loc: int) -> Unit:
-    if type(unit) is Unit:
+    if type(unit) is _UNIT:
         return Unit(unit.power, unit.type, loc)
     return replace(unit, loc=loc)  # a variant's unit keeps its extra fields

@@ -51,7 +51,10 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     except ValueError as exc:  # a number with thousands of digits, lone surrogates...
         reason = "a number is too long" if "digits" in str(exc) else str(exc)
         raise DocumentError(f"{subject}not valid JSON: {reason}") from None
-    if _depth_exceeds(doc, MAX_DEPTH):
+    # Nesting deeper than the limit needs more brackets than the limit: most documents have
+    # too few to be walked at all.
+    if (text.count("[") + text.count("{") > MAX_DEPTH
+            and _depth_exceeds(doc, MAX_DEPTH)):
         raise DocumentError(f"{subject}{_too_deep()}")
     return doc
 
@@ -91,6 +94,9 @@ def _power(m: Map, raw: str, where: str) -> str:
 
 
 def _location(m: Map, raw: str, where: str) -> int:
+    loc = m.canonical_locations.get(raw) if type(raw) is str else None  # "PAR", "STP/SC"
+    if loc is not None:
+        return loc
     loc = m.find_location(str(raw))
     if loc is None:
         hint = m.suggest_location(str(raw))
@@ -180,12 +186,20 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     variant = position.variant
     format_unit = variant.notation.format_unit
     units: dict[str, list[str]] = {}
-    for province in sorted(position.units, key=lambda p: m.provinces[p].code):
-        unit = position.units[province]
+    by_code = m.code_rank.__getitem__  # provinces in the order of their codes
+    placed = position.units
+    for province in sorted(placed, key=by_code):
+        unit = placed[province]
         units.setdefault(unit.power, []).append(format_unit(m, unit))
     centers: dict[str, list[str]] = {}
-    for province in sorted(position.centers, key=lambda p: m.provinces[p].code):
-        centers.setdefault(position.centers[province], []).append(m.provinces[province].code)
+    owners = position.centers
+    codes = m.loc_names  # a province's id is its own location: its name is its code
+    for province in sorted(owners, key=by_code):
+        owner = owners[province]
+        if owner in centers:
+            centers[owner].append(codes[province])
+        else:
+            centers[owner] = [codes[province]]
     doc: dict[str, Any] = {"variant": variant.name}
     if rules:
         doc["rules"] = rules
@@ -260,9 +274,17 @@ def canonical_results(results: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
 
     ordered: dict[str, list[Any]] = {}
     for power, entries in results.items():
-        given = [e for e in entries if not isinstance(e, Mapping) or e.get("order")]
-        added = [e for e in entries if isinstance(e, Mapping) and not e.get("order")]
-        ordered[power] = given + sorted(added, key=added_key)
+        given: list[Any] = []
+        added: list[Any] = []
+        for e in entries:
+            if (type(e) is dict or isinstance(e, Mapping)) and not e.get("order"):
+                added.append(e)
+            else:
+                given.append(e)
+        if added:
+            added.sort(key=added_key)
+            given += added
+        ordered[power] = given
     return ordered
 
 

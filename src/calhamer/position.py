@@ -88,16 +88,15 @@ class Position:
 
         The copy is filled in directly rather than through ``__init__``: the fields are
         already checked values, and only the mappings given anew are made read-only."""
-        own = self.__dict__
-        fields = {name: own[name] for name in _FIELDS}
+        new = object.__new__(Position)
+        fields = new.__dict__
+        fields.update(self.__dict__)
         for name, value in changes.items():
             if name not in _FIELDS:
                 raise TypeError(f"Position has no field {name!r}")
             if name == "units" or name == "centers":
                 value = _frozen(value)  # type: ignore[arg-type]
             fields[name] = value
-        new = object.__new__(Position)
-        new.__dict__.update(fields)
         return new
 
     # -- questions ---------------------------------------------------------------------------

@@ -49,10 +49,23 @@ def advance(position: Position, rules: Rules) -> Position:
 
 def adjustments_needed(position: Position, rules: Rules) -> bool:
     """Whether any power must remove, or could build, this winter."""
-    for power, amount in position.adjustments().items():
+    due = position.adjustments()
+    growing = set()
+    for power, amount in due.items():
         if amount < 0:
             return True
-        if amount > 0 and buildable_centres(position, power, rules):
+        if amount > 0:
+            growing.add(power)
+    if not growing:
+        return False
+    # A power due builds needs a free centre to build in (buildable_centres, for all at once).
+    units = position.units
+    home_only = rules.builds_in_home_centres_only
+    provinces = position.map.provinces
+    for province, owner in position.centers.items():
+        if owner in growing and province not in units and (
+            not home_only or provinces[province].home == owner
+        ):
             return True
     return False
 

@@ -167,7 +167,8 @@ def _movement_outcome(
         phase = Phase(phase.year, phase.season, "R")
     state = intake.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
-        phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged), contested=contested,
+        phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
+        contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
     nxt = after if after.dislodged else advance(after, rules)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 from calhamer.phases.flow import advance
 from calhamer.phases.intake import Intake, OrdersIn
 
-
 _BUILD_ORDERS = (Build, Waive)
 
 

@@ -86,14 +86,14 @@ def adjudicate_movement(
     # come from, and those orders replace any given for the same unit.
     for power, items in intake.variant.unit_orders(position, legal, rules).items():
         for result, order in intake.add(power, items):
-            checked = checked_movement_order(intake, result, order)
-            if checked is None:
+            neutral = checked_movement_order(intake, result, order)
+            if neutral is None:
                 continue
-            province = loc_province[checked.loc]
+            province = loc_province[neutral.loc]
             for prior in by_province.get(province, ()):
                 if prior.result != INVALID:
                     intake.illegal(prior, "this unit's order is not given by players")
-            legal[province] = checked
+            legal[province] = neutral
             by_province[province] = [result]
 
     table = OrderTable(position, legal, rules)

@@ -7,7 +7,7 @@ Positions are immutable values. The pieces a position is made of (:class:`Phase`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 from calhamer import notation
@@ -26,26 +26,59 @@ def _frozen(mapping: Mapping) -> Mapping:
     return MappingProxyType(dict(mapping))
 
 
-@dataclass(frozen=True)
 class Position:
     """A board position. Every field is read-only; use :meth:`replace` to derive new ones.
 
     ``units`` maps a province to the unit standing in it; ``centers`` maps a supply centre to
     its owner. ``dislodged`` and ``contested`` are only non-empty in a retreat phase.
+
+    An immutable value, written out by hand rather than as a dataclass (whose methods are
+    compiled when the module is imported, by every program that imports calhamer): equal
+    when every field is equal.
     """
 
+    __match_args__ = ("map", "phase", "units", "centers", "dislodged", "contested", "variant",
+                      "extra")
     map: Map
     phase: Phase
     units: Mapping[ProvinceId, Unit]
     centers: Mapping[ProvinceId, str]
-    dislodged: tuple[Dislodged, ...] = ()
-    contested: frozenset[ProvinceId] = frozenset()
-    variant: Variant = STANDARD
-    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    dislodged: tuple[Dislodged, ...]
+    contested: frozenset[ProvinceId]
+    variant: Variant
+    extra: Mapping[str, object]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _frozen(self.units))
-        object.__setattr__(self, "centers", _frozen(self.centers))
+    def __init__(
+        self,
+        map: Map,
+        phase: Phase,
+        units: Mapping[ProvinceId, Unit],
+        centers: Mapping[ProvinceId, str],
+        dislodged: tuple[Dislodged, ...] = (),
+        contested: frozenset[ProvinceId] = frozenset(),
+        variant: Variant = STANDARD,
+        extra: Mapping[str, object] | None = None,
+    ) -> None:
+        self.__dict__.update(
+            map=map, phase=phase, units=_frozen(units), centers=_frozen(centers),
+            dislodged=dislodged, contested=contested, variant=variant,
+            extra=MappingProxyType({}) if extra is None else extra,
+        )
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.map, self.phase, self.units, self.centers, self.dislodged, self.contested,
+                self.variant, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @classmethod
     def initial(cls, m: Map | str | None = None, variant: Variant = STANDARD) -> Position:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
+from calhamer.notation import Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
@@ -34,7 +35,18 @@ class Intake:
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[OrderResult, AnyOrder]] = []
+        # Orders read from text already in canonical form: while the order stands as read,
+        # its canonical text is the text itself (nothing to write out).
+        self.verbatim: list[tuple[OrderResult, AnyOrder]] = []
         self.variant = position.variant
+        notation = type(self.variant.notation)
+        self._canonical_reader = (
+            _canonical_movement_order
+            if position.phase.kind == "M"
+            and notation.parse_order is Notation.parse_order
+            and notation.format_order is Notation.format_order
+            else None
+        )
         self.check = self.variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
@@ -60,6 +72,17 @@ class Intake:
                 bucket.append(result)
                 added.append(pair)
                 continue
+            if self._canonical_reader is not None:
+                # The standard notation reading a movement order: text in calhamer's own form
+                # (what bots and the web judge send) is read by exact look-ups, here.
+                exact = self._canonical_reader(m, item)
+                if exact is not None:
+                    result = OrderResult(power, item, "", SUCCEEDS, "", exact)
+                    bucket.append(result)
+                    added.append((result, exact))
+                    if not item.endswith(" VIA"):  # written out as "VIA CONVOY"
+                        self.verbatim.append((result, exact))
+                    continue
             if parse is None:
                 parse = variant.notation.parse_order
                 kind = position.phase.kind
@@ -84,6 +107,9 @@ class Intake:
         write = self.write
         for result, given in self.given_as_order:
             result.text = write(given)
+        for result, read in self.verbatim:
+            if result.order is read and not result.canonical:
+                result.canonical = result.text
         for results in self.results.values():
             for result in results:
                 if not result.canonical and result.order is not None:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, load_map
-from calhamer.position import Dislodged, Phase, Position, units_from_specs
+from calhamer.notation import Notation
+from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
 from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
@@ -188,9 +189,17 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     units: dict[str, list[str]] = {}
     by_code = m.code_rank.__getitem__  # provinces in the order of their codes
     placed = position.units
+    standard = type(variant.notation).format_unit is Notation.format_unit
+    names = m.loc_names
     for province in sorted(placed, key=by_code):
         unit = placed[province]
-        units.setdefault(unit.power, []).append(format_unit(m, unit))
+        # The standard notation's units written here ("F STP/SC"), a variant's by its notation.
+        text = (f"{'AF'[unit.type]} {names[unit.loc]}" if standard and type(unit) is Unit
+                else format_unit(m, unit))
+        if unit.power in units:
+            units[unit.power].append(text)
+        else:
+            units[unit.power] = [text]
     centers: dict[str, list[str]] = {}
     owners = position.centers
     codes = m.loc_names  # a province's id is its own location: its name is its code

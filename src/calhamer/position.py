@@ -193,10 +193,11 @@ class Position:
     def status(self) -> list[str]:
         """Problems with this position as sentences; empty when it is sound."""
         problems = []
+        loc_province, can_stand = self.map.loc_province, self.map.unit_can_stand
         for province, unit in self.units.items():
-            if self.map.province_of(unit.loc) != province:
+            if loc_province[unit.loc] != province:
                 problems.append(f"{self.map.loc_name(unit.loc)} is filed under the wrong province")
-            if not self.map.unit_can_stand(unit.type, unit.loc):
+            if not can_stand(unit.type, unit.loc):
                 kind = "an army" if unit.type is UnitType.ARMY else "a fleet"
                 problems.append(f"{kind} cannot stand in {self.map.describe(unit.loc)}")
         return problems
@@ -220,12 +221,25 @@ def units_from_specs(
     """
     if parse_unit is None:
         parse_unit = notation.parse_unit
+    # The standard reader: a unit written as documents write it ("A PAR", "F STP/SC") is read
+    # here by exact look-ups; anything else goes to the reader.
+    standard = parse_unit is notation.parse_unit or (
+        getattr(parse_unit, "__func__", None) is notation.Notation.parse_unit)
+    canonical = m.canonical_locations
+    loc_province = m.loc_province
+    types = {"A ": UnitType.ARMY, "F ": UnitType.FLEET}
 
     units: dict[ProvinceId, Unit] = {}
     for power, unit_specs in specs.items():
+        exact = standard and power in m.power_codes
         for spec in unit_specs:
-            unit = parse_unit(m, spec, power)
-            province = m.province_of(unit.loc)
+            unit_type = types.get(spec[:2]) if exact else None
+            loc = canonical.get(spec[2:]) if unit_type is not None else None
+            if unit_type is not None and loc is not None:
+                unit = Unit(power, unit_type, loc)
+            else:
+                unit = parse_unit(m, spec, power)
+            province = loc_province[unit.loc]
             if province in units:
                 raise PhaseError(
                     f"two units are placed in {m.describe(province)}: "

@@ -18,7 +18,7 @@ from calhamer.views import carry_forward
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn
 
 _BUILD_ORDERS = (Build, Waive)
@@ -30,7 +30,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     for power, items in intake.variant.unit_orders(position, {}, rules).items():
         intake.add(power, items)  # units no player commands (a DP variant's minor powers)
     due = position.adjustments()
-    units = dict(position.units)
+    units = editable(position.units)
     built: dict[str, int] = {}
     removed_by: dict[str, int] = {}
     removed: list[int] = []

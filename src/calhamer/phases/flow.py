@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from calhamer.pieces import Phase
 from calhamer.rules import Rules
@@ -11,12 +12,23 @@ from calhamer.rules import Rules
 if TYPE_CHECKING:
     from calhamer.position import Position
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+
+def editable(mapping: Mapping[K, V]) -> dict[K, V]:
+    """A dict copy of one of a position's tables: a read-only view's own dict, copied at once
+    (``dict()`` of a view would read it entry by entry, many times slower)."""
+    if type(mapping) is MappingProxyType or type(mapping) is dict:
+        return mapping.copy()  # type: ignore[attr-defined,no-any-return]
+    return dict(mapping)
 
 
 def update_centers(position: Position) -> dict[int, str]:
     """Supply-centre owners after Fall: a unit standing on a centre takes it."""
     weight = position.map.centre_weight
-    centers = dict(position.centers)
+    centers = editable(position.centers)
     for province, unit in position.units.items():
         if weight[province]:
             centers[province] = unit.power

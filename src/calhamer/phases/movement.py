@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 from calhamer.phases.explain import Explainer
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn, moved_unit
 
 
@@ -135,10 +135,11 @@ def _movement_outcome(
                 )
         return intake.finish()
 
-    new_units: dict[ProvinceId, Unit] = {}
+    new_units: dict[ProvinceId, Unit]
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
     if dislodged_at or moved:
+        new_units = {}
         loc_province, exact = m.loc_province, table.exact
         for province, unit in position.units.items():
             if province in dislodged_at:
@@ -156,7 +157,7 @@ def _movement_outcome(
             else:
                 new_units[province] = unit
     else:
-        new_units.update(position.units)
+        new_units = editable(position.units)
     targets = {dest[p] for p in table.movers if kind[p] == MOVE}
     contested = frozenset(
         q for q in targets

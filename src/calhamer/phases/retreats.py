@@ -16,7 +16,7 @@ from calhamer.views import carry_forward
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn, moved_unit
 
 
@@ -72,7 +72,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     for province, (result, order) in chosen.items():
         if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
             targets.setdefault(m.province_of(order.dest), []).append(province)
-    units = dict(position.units)
+    units = editable(position.units)
     removed: list[int] = []
     for province, entry in by_unit.items():
         if province not in chosen:

@@ -61,18 +61,20 @@ class OrderTable:
         power_index: dict[str, int] = {}
 
         owner, kind_, unit_type = self.owner, self.kind, self.unit_type
+        powers = self.powers
         for province, unit in position.units.items():
-            idx = power_index.get(unit.power)
+            power = unit.power
+            idx = power_index.get(power)
             if idx is None:
-                idx = power_index[unit.power] = len(self.powers)
-                self.powers.append(unit.power)
+                idx = power_index[power] = len(powers)
+                powers.append(power)
             owner[province] = idx
             kind_[province] = HOLD
             unit_type[province] = unit.type
 
         province_of = m.loc_province
         loc_coast = m.loc_coast
-        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
+        kind, dest, src, exact, via = self.kind, self.dest, self.src, self.exact, self.via
         self.movers: list[int] = []
         self.ordered: list[int] = []
         movers, ordered = self.movers, self.ordered
@@ -80,30 +82,35 @@ class OrderTable:
         supports: list[int] = []
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
-            if type(order) is Hold:
+            cls = type(order)
+            if cls is Hold:
                 continue
+            if cls is not Move and cls is not Support and cls is not Convoy:
+                # A variant's own order class: read as the standard type it extends.
+                cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
+                if cls is Hold:
+                    continue  # a hold in a variant's own dress
             ordered.append(province)
-            if isinstance(order, Move):
+            if cls is Move:
                 movers.append(province)
                 kind[province] = MOVE
-                dest[province] = province_of[order.dest]
-                exact[province] = order.dest
-                self.via[province] = order.via_convoy
-            elif isinstance(order, Support):
+                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
+                exact[province] = order.dest  # type: ignore[attr-defined]
+                via[province] = order.via_convoy  # type: ignore[attr-defined]
+            elif cls is Support:
                 supports.append(province)
                 kind[province] = SUPPORT
-                src[province] = province_of[order.target]
-                if order.dest is not None:
-                    dest[province] = province_of[order.dest]
-                    if loc_coast[order.dest] is not None:
-                        exact[province] = order.dest
-            elif isinstance(order, Convoy):
+                src[province] = province_of[order.target]  # type: ignore[attr-defined]
+                into = order.dest  # type: ignore[attr-defined]
+                if into is not None:
+                    dest[province] = province_of[into]
+                    if loc_coast[into] is not None:
+                        exact[province] = into
+            else:
                 convoys.append(province)
                 kind[province] = CONVOY
-                src[province] = province_of[order.army]
-                dest[province] = province_of[order.dest]
-            else:
-                ordered.pop()  # a hold in a variant's own dress
+                src[province] = province_of[order.army]  # type: ignore[attr-defined]
+                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
 
         for p in movers:
             _add(self.movers_to, dest[p], p)
@@ -116,15 +123,16 @@ class OrderTable:
         # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
         self.by_land: set[int] = set()
         army_adjacent = m.army_adjacent
+        adjacent, convoyed, convoy_fleets = self.adjacent, self.convoyed, self.convoy_fleets
         for p in movers:
-            if self.unit_type[p] == FLEET:
-                self.adjacent[p] = True
+            if unit_type[p] == FLEET:
+                adjacent[p] = True
             elif dest[p] not in army_adjacent[p]:
-                self.convoyed[p] = True
+                convoyed[p] = True
             else:
-                self.adjacent[p] = True
-                if self.via[p] or self.convoy_fleets[p]:
-                    self.convoyed[p] = self._uses_convoy(p)
+                adjacent[p] = True
+                if via[p] or convoy_fleets[p]:
+                    convoyed[p] = self._uses_convoy(p)
         for p in convoys:
             if p not in self.convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
@@ -314,10 +322,11 @@ class MovementResolver(GuessResolver):
         if not supporters:
             return 0
         owner = self.table.owner
-        resolve = self.resolve
+        resolved, resolution, resolve = self.resolved, self.resolution, self.resolve
         count = 0
         for s in supporters:
-            if owner[s] != exclude_owner and resolve(s):
+            # A decision already taken is read directly (resolve would only look it up).
+            if owner[s] != exclude_owner and (resolution[s] if resolved[s] else resolve(s)):
                 count += 1
         return count
 

@@ -7,7 +7,8 @@ retreats, adjustments, civil disorder); a variant reuses them, wraps them, or gi
 for a kind (Superdiplomacy's stacks) or a new kind (Arpiesse's summer exchange, ``X``).
 
 This module is not imported by :mod:`calhamer.phases` itself: the possible orders come from
-:mod:`calhamer.options`, which builds on the phases.
+:mod:`calhamer.options`, which builds on the phases (and is loaded when first asked for, so that
+a program that only adjudicates never loads it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from calhamer.options import adjustment_candidates, movement_candidates, retreat_candidates
 from calhamer.phases import (
     OrdersIn,
     adjudicate_adjustments,
@@ -60,6 +60,8 @@ class Movement(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import movement_candidates
+
         return movement_candidates(position, known, power)
 
 
@@ -72,6 +74,8 @@ class Retreats(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import retreat_candidates
+
         return retreat_candidates(known, power)
 
 
@@ -84,6 +88,8 @@ class Adjustments(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import adjustment_candidates
+
         return adjustment_candidates(known, power, rules)
 
 

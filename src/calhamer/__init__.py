@@ -14,6 +14,7 @@ quick and a program that never draws loads no renderer.
 
 from typing import TYPE_CHECKING, Any
 
+from calhamer._build import is_compiled as _is_compiled
 from calhamer.bots import BotView, random_policy
 from calhamer.errors import (
     AmbiguousOrderError,
@@ -30,6 +31,7 @@ from calhamer.options import possible_orders
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from calhamer.phases import adjudicate
 from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.resolver import GuessResolver as _GuessResolver
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import EDITIONS, Rules, find_rules
 from calhamer.variant import Variant
@@ -42,6 +44,11 @@ if TYPE_CHECKING:
     from calhamer.render.svg import render_svg
 
 __version__ = "0.1.0"
+
+# The resolver's inner loop stands for the build (tests/test_compiled.py checks it agrees with
+# every compiled module).
+compiled: bool = _is_compiled(_GuessResolver)
+"""Whether the compiled build runs (``CALHAMER_COMPILE=1 pip install .``), not plain Python."""
 
 __all__ = [
     "ARMY",
@@ -79,6 +86,7 @@ __all__ = [
     "VictoryRule",
     "Waive",
     "adjudicate",
+    "compiled",
     "find_rules",
     "find_variant",
     "format_order",

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from calhamer._build import mypyc_attr
 from calhamer.map import FLEET, Map
 from calhamer.orders import Convoy, Hold, Move, Order, Support
 from calhamer.resolver import GuessResolver
@@ -48,9 +49,10 @@ class OrderTable:
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
         self.via = [False] * n  # the move order itself says "via convoy"
         self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
-        # Lists of provinces, one per province; the shared empty tuple stands for "none yet"
-        # so that a phase does not build hundreds of empty lists.
-        none: list[int] = ()  # type: ignore[assignment]
+        # Lists of provinces, one per province; one shared empty list stands for "none yet"
+        # so that a phase does not build hundreds of empty lists (``_add`` replaces it, never
+        # appends to it).
+        none: list[int] = []
         self.movers_to: list[list[int]] = [none] * n
         self.move_supports: list[list[int]] = [none] * n
         self.hold_supports: list[list[int]] = [none] * n
@@ -233,6 +235,7 @@ def resolve_movement(
     return resolver
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class MovementResolver(GuessResolver):
     """Decides every MOVE, SUPPORT and CONVOY of one movement phase.
 

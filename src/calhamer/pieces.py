@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from calhamer._build import declare_slots, mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, ProvinceId, UnitType
 
@@ -63,6 +64,7 @@ class Phase:
         return self.code
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
@@ -81,3 +83,6 @@ class Dislodged:
 
     unit: Unit
     attacker_from: ProvinceId | None
+
+
+declare_slots(Phase, Unit, Dislodged)

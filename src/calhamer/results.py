@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
@@ -53,6 +54,7 @@ class OrderResult:
         }
 
 
+@mypyc_attr(native_class=False)  # a plain class in either build: Kriegsplomacy keys weakly on it
 @dataclass(frozen=True, eq=False)
 class Resolution:
     """How a movement phase was resolved, for whoever needs more than each order's result

@@ -4,11 +4,12 @@
 set, the modules on the adjudication path (``calhamer._build.COMPILED_MODULES``) are compiled
 with mypyc from the same source, and everything else stays plain Python:
 
-    pip install mypy setuptools wheel
-    CALHAMER_COMPILE=1 pip install --no-build-isolation .
+    CALHAMER_COMPILE=1 pip install .
 
-``calhamer.compiled`` (and ``calhamer --version``) tells which build runs. The build and
-project metadata stay in ``pyproject.toml``; this file only adds the compiled modules.
+pip then builds with mypy (which brings mypyc) and pydantic (whose mypy plugin the type check
+uses) in its build environment, and a C compiler from the system. ``calhamer.compiled`` (and
+``calhamer --version``) tells which build runs. The build and the project's metadata stay in
+``pyproject.toml``; this file only adds the compiled modules.
 """
 
 from __future__ import annotations
@@ -26,17 +27,13 @@ def _wanted() -> bool:
     return os.environ.get("CALHAMER_COMPILE", "").strip().lower() not in ("", "0", "no", "false")
 
 
+# What the compiled build needs beyond setuptools (pip installs them in its build environment).
+BUILD_REQUIRES = ["mypy>=2.4", "pydantic>=2.11"]
+
+
 def _ext_modules() -> list:
-    if not _wanted():
-        return []
-    try:
-        from mypyc.build import mypycify
-    except ImportError:
-        raise SystemExit(
-            "CALHAMER_COMPILE is set but mypyc is not installed: install mypy (which brings "
-            "mypyc) and build with pip's --no-build-isolation, or unset CALHAMER_COMPILE for "
-            "the plain Python build"
-        ) from None
+    from mypyc.build import mypycify
+
     # _build.py imports only the standard library, so it is read here without calhamer's
     # dependencies installed.
     names = runpy.run_path(str(HERE / "src" / "calhamer" / "_build.py"))["COMPILED_MODULES"]
@@ -44,4 +41,17 @@ def _ext_modules() -> list:
     return mypycify(paths, opt_level=os.environ.get("CALHAMER_OPT_LEVEL", "3"))
 
 
-setup(ext_modules=_ext_modules())
+if not _wanted():
+    setup()
+else:
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        # In pip's build environment this asks for BUILD_REQUIRES: pip installs them and runs
+        # this file again. Anywhere else, the build stops here rather than fall back silently.
+        setup(setup_requires=BUILD_REQUIRES)
+        raise SystemExit(
+            "CALHAMER_COMPILE is set but mypyc is not installed: install mypy (which brings "
+            "mypyc), or unset CALHAMER_COMPILE for the plain Python build"
+        ) from None
+    setup(ext_modules=_ext_modules())

@@ -5,18 +5,23 @@ still subclasses the classes the compiled build compiles, as the variants do."""
 
 from __future__ import annotations
 
+import copy
 import os
-from dataclasses import dataclass
+import pickle
+from dataclasses import FrozenInstanceError, dataclass
 from importlib import import_module
+
+import pytest
 
 import calhamer
 from calhamer import Position, adjudicate
 from calhamer._build import COMPILED_MODULES, is_extension_module
 from calhamer.adjudicator import MovementResolver, OrderTable, resolve_movement
 from calhamer.cli import main
-from calhamer.orders import Hold, Move
+from calhamer.map import ARMY, FLEET
+from calhamer.orders import Hold, Move, Order, Support
 from calhamer.phases.handlers import STANDARD_PHASES, Movement, PhaseHandler
-from calhamer.pieces import Unit
+from calhamer.pieces import Dislodged, Phase, Unit
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 
@@ -62,7 +67,8 @@ def test_an_interpreted_resolver_overrides_a_compiled_method() -> None:
     m = position.map
     # Burgundy is contested by Paris and Munich, each unsupported: a standoff in the standard
     # game, and (with ties advancing) both moves succeed in the made-up rule.
-    orders = {m.province_of(m.loc("PAR")): Move(None, m.loc("PAR"), m.loc("BUR")),
+    orders: dict[int, Order] = {
+              m.province_of(m.loc("PAR")): Move(None, m.loc("PAR"), m.loc("BUR")),
               m.province_of(m.loc("MUN")): Move(None, m.loc("MUN"), m.loc("BUR"))}
     rules = find_rules("datc")
     standard = resolve_movement(OrderTable(position, orders, rules))
@@ -88,8 +94,26 @@ def test_interpreted_dataclasses_extend_the_compiled_orders_and_units() -> None:
     order = _MarkedHold(None, 3, "x")
     assert isinstance(order, Hold) and order.loc == 3 and order.mark == "x"
     assert order == _MarkedHold(None, 3, "x") and order != Hold(None, 3)
-    unit = _Veteran("FRANCE", Unit("FRANCE", 0, 0).type, 5, years=2)  # type: ignore[arg-type]
+    unit = _Veteran("FRANCE", ARMY, 5, years=2)
     assert isinstance(unit, Unit) and unit.count == 1 and unit.years == 2
+
+
+def test_values_stay_frozen_and_travel_by_pickle() -> None:
+    # Worker processes get positions and orders by pickle, on either build.
+    unit = Unit("FRANCE", ARMY, 5)
+    values = [Phase.parse("F1901R"), unit, Dislodged(unit, 7), Move(None, 5, 6, True, (8,)),
+              Support(FLEET, 5, None, 6, 7), _MarkedHold(None, 3, "x"),
+              _Veteran("ITALY", FLEET, 1, 4)]
+    for value in values:
+        for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert again == value and type(again) is type(value)
+            assert hash(again) == hash(value)
+    with pytest.raises(FrozenInstanceError):
+        unit.loc = 6  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        values[3].dest = 9  # type: ignore[attr-defined]
+    position = Position.initial(variant=find_variant("superdiplomacy"))
+    assert pickle.loads(pickle.dumps(position)) == position
 
 
 class _Counting(Movement):

@@ -27,14 +27,26 @@ else:
             return lambda cls: cls
 
 
-def declare_slots(*classes: type) -> None:
-    """Give each data class of ``classes`` a ``__slots__`` entry naming its fields, where it has
-    none: compiled, it keeps its fields in its own layout and lists no slots, and a subclass
-    made with ``@dataclass(slots=True)`` (a variant's unit or order) would then add slots of
-    the same names that hide the compiled fields. Plain Python classes keep theirs."""
+def fit_data_classes(*classes: type) -> None:
+    """Fit compiled data classes for the code around them; plain Python classes are left as
+    they are (they already have what is added here).
+
+    Compiled, a data class keeps its fields in its own layout and lists no ``__slots__``: a
+    subclass made with ``@dataclass(slots=True)`` (a variant's unit or order) would then add
+    slots of the same names, hiding the compiled fields. And a frozen one would refuse the
+    fields that unpickling sets. Each class gets a ``__slots__`` entry naming its fields, and
+    a frozen one a ``__setstate__`` that sets them as its constructor does."""
     for cls in classes:
-        if "__slots__" not in vars(cls):
-            setattr(cls, "__slots__", tuple(f.name for f in _fields(cls)))  # noqa: B010 (a compiled class)
+        if "__slots__" in vars(cls):
+            continue  # plain Python
+        setattr(cls, "__slots__", tuple(f.name for f in _fields(cls)))  # noqa: B010
+        if getattr(cls, "__dataclass_params__").frozen:  # noqa: B009
+            setattr(cls, "__setstate__", _set_frozen_state)  # noqa: B010
+
+
+def _set_frozen_state(self: object, state: dict[str, object]) -> None:
+    for name, value in state.items():
+        object.__setattr__(self, name, value)
 
 
 # The modules on the adjudication path, compiled in the compiled build (paths under src/).
@@ -67,4 +79,10 @@ def is_compiled(cls: type) -> bool:
     return not any(hasattr(f, "__code__") for f in vars(cls).values() if callable(f))
 
 
-__all__ = ["COMPILED_MODULES", "declare_slots", "is_compiled", "is_extension_module", "mypyc_attr"]
+__all__ = [
+    "COMPILED_MODULES",
+    "fit_data_classes",
+    "is_compiled",
+    "is_extension_module",
+    "mypyc_attr",
+]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from calhamer._build import declare_slots, mypyc_attr
+from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.map import Location, UnitType
 
 
@@ -83,7 +83,7 @@ class Waive:
     """Decline one build."""
 
 
-declare_slots(Order, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waive)
+fit_data_classes(Order, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waive)
 
 AnyOrder = Order | Waive
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from calhamer._build import declare_slots, mypyc_attr
+from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, ProvinceId, UnitType
 
@@ -85,4 +85,4 @@ class Dislodged:
     attacker_from: ProvinceId | None
 
 
-declare_slots(Phase, Unit, Dislodged)
+fit_data_classes(Phase, Unit, Dislodged)

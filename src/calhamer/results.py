@@ -73,6 +73,7 @@ class Resolution:
     dice: DiceRecord | None = None
 
 
+@mypyc_attr(native_class=False)  # a plain class in either build, its fields in vars()
 class PhaseOutcome:
     """The adjudication of one phase: every order's result and the position that follows.
 

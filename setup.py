@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import runpy
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -41,6 +42,12 @@ def _ext_modules() -> list:
     return mypycify(paths, opt_level=os.environ.get("CALHAMER_OPT_LEVEL", "3"))
 
 
+# pip asks for the metadata first (egg_info, dist_info), then builds: only the build compiles.
+_BUILDS = {"build", "build_ext", "bdist_wheel", "bdist", "install", "develop", "editable_wheel"}
+_METADATA_ONLY = {"egg_info", "dist_info"}.intersection(sys.argv) and not _BUILDS.intersection(
+    sys.argv
+)
+
 if not _wanted():
     setup()
 else:
@@ -54,4 +61,7 @@ else:
             "CALHAMER_COMPILE is set but mypyc is not installed: install mypy (which brings "
             "mypyc), or unset CALHAMER_COMPILE for the plain Python build"
         ) from None
-    setup(ext_modules=_ext_modules())
+    if _METADATA_ONLY:
+        setup()  # the same metadata either way
+    else:
+        setup(ext_modules=_ext_modules())

@@ -15,6 +15,7 @@ renderer, and one that only adjudicates never loads the listing of possible orde
 
 from typing import TYPE_CHECKING, Any
 
+from calhamer._build import is_compiled as _is_compiled
 from calhamer.errors import (
     AmbiguousOrderError,
     CalhamerError,
@@ -29,6 +30,7 @@ from calhamer.notation import format_order, format_unit, parse_order, parse_orde
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from calhamer.phases import adjudicate
 from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.resolver import GuessResolver as _GuessResolver
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import EDITIONS, Rules, find_rules
 from calhamer.variant import Variant
@@ -43,6 +45,11 @@ if TYPE_CHECKING:
     from calhamer.render.svg import render_svg
 
 __version__ = "0.1.0"
+
+# The resolver's inner loop stands for the build (tests/test_compiled.py checks it agrees with
+# every compiled module).
+compiled: bool = _is_compiled(_GuessResolver)
+"""Whether the compiled build runs (``CALHAMER_COMPILE=1 pip install .``), not plain Python."""
 
 __all__ = [
     "ARMY",
@@ -80,6 +87,7 @@ __all__ = [
     "VictoryRule",
     "Waive",
     "adjudicate",
+    "compiled",
     "find_rules",
     "find_variant",
     "format_order",

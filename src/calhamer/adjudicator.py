@@ -15,8 +15,9 @@ SUPPORT, CONVOY and the strengths) into methods that variants override:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
+from calhamer._build import mypyc_attr
 from calhamer.map import FLEET, Map
 from calhamer.orders import Convoy, Hold, Move, Order, Support
 from calhamer.resolver import GuessResolver
@@ -26,6 +27,17 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 EMPTY, HOLD, MOVE, SUPPORT, CONVOY = range(5)
+
+
+class Strength(Protocol):
+    """A strength as the resolver's methods hand it on: an int, or a variant's own int that
+    carries more to compare (Arpiesse's colours). Typed apart from ``int`` so that compiled,
+    the resolver passes a variant's strength on to its ``move_beats`` as it is, rather than
+    as the plain number it would be rebuilt as."""
+
+    def __int__(self) -> int: ...
+
+    def __gt__(self, other: Any, /) -> bool: ...
 
 
 class OrderTable:
@@ -48,9 +60,10 @@ class OrderTable:
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
         self.via = [False] * n  # the move order itself says "via convoy"
         self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
-        # Lists of provinces, one per province; the shared empty tuple stands for "none yet"
-        # so that a phase does not build hundreds of empty lists.
-        none: list[int] = ()  # type: ignore[assignment]
+        # Lists of provinces, one per province; one shared empty list stands for "none yet"
+        # so that a phase does not build hundreds of empty lists (``_add`` replaces it, never
+        # appends to it).
+        none: list[int] = []
         self.movers_to: list[list[int]] = [none] * n
         self.move_supports: list[list[int]] = [none] * n
         self.hold_supports: list[list[int]] = [none] * n
@@ -241,6 +254,7 @@ def resolve_movement(
     return resolver
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class MovementResolver(GuessResolver):
     """Decides every MOVE, SUPPORT and CONVOY of one movement phase.
 
@@ -330,7 +344,7 @@ class MovementResolver(GuessResolver):
                 count += 1
         return count
 
-    def hold_strength(self, q: int) -> int:
+    def hold_strength(self, q: int) -> Strength:
         kind = self.table.kind[q]
         if kind == EMPTY:
             return 0
@@ -338,7 +352,7 @@ class MovementResolver(GuessResolver):
             return 0 if self.resolve(q) else 1
         return 1 + self._support_count(self.table.hold_supports[q])
 
-    def attack_strength(self, p: int) -> int:
+    def attack_strength(self, p: int) -> Strength:
         t = self.table
         if self.convoyed[p] and not self.path(p):
             return 0
@@ -349,10 +363,10 @@ class MovementResolver(GuessResolver):
             return 0
         return 1 + self._support_count(t.move_supports[p], exclude_owner=t.owner[q])
 
-    def defend_strength(self, p: int) -> int:
+    def defend_strength(self, p: int) -> Strength:
         return 1 + self._support_count(self.table.move_supports[p])
 
-    def prevent_strength(self, p: int) -> int:
+    def prevent_strength(self, p: int) -> Strength:
         if self.convoyed[p] and not self.path(p):
             return 0
         opp = self.opponent[p]
@@ -364,10 +378,10 @@ class MovementResolver(GuessResolver):
                 return 0
         return 1 + self._support_count(self.table.move_supports[p])
 
-    def move_beats(self, attack: int, opposing: int) -> bool:
+    def move_beats(self, attack: Any, opposing: Any) -> bool:  # two strengths
         return attack > opposing
 
-    def versus(self, attack: int, opposing: int) -> str:
+    def versus(self, attack: Any, opposing: Any) -> str:  # two strengths
         """How a result's reason shows two strengths compared (``2v1``)."""
         return f"{attack}v{opposing}"
 

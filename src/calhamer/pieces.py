@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import FrozenInstanceError, dataclass
 
+from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, ProvinceId, UnitType
 
@@ -29,6 +30,7 @@ def _frozen_delattr(self: object, name: str) -> None:
 
 
 
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Phase:
     """A phase code such as ``S1901M``: season, year and kind (Movement, Retreats, Adjustments).
 
@@ -124,6 +126,7 @@ class Phase:
         return self.code
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
@@ -136,6 +139,7 @@ class Unit:
         return 1
 
 
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Dislodged:
     """A unit that must retreat, and what it may not retreat to (an immutable value, written
     out by hand as :class:`Phase` is)."""
@@ -166,3 +170,6 @@ class Dislodged:
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Dislodged, (self.unit, self.attacker_from))
+
+
+fit_data_classes(Unit)

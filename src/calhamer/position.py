@@ -11,6 +11,7 @@ from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 from calhamer import notation
+from calhamer._build import mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, Map, ProvinceId, UnitType, load_map
 from calhamer.pieces import KIND_NAMES, SEASON_NAMES, SEASONS, Dislodged, Phase, Unit
@@ -26,6 +27,7 @@ def _frozen(mapping: Mapping) -> Mapping:
     return MappingProxyType(dict(mapping))
 
 
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Position:
     """A board position. Every field is read-only; use :meth:`replace` to derive new ones.
 

@@ -7,6 +7,7 @@ from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
@@ -32,6 +33,7 @@ class Result(StrEnum):
 SUCCEEDS, FAILS, INVALID, UNKNOWN = Result.SUCCEEDS, Result.FAILS, Result.INVALID, Result.UNKNOWN
 
 
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class OrderResult:
     """One order's fate. ``text`` is the order as the player wrote it, kept verbatim.
 
@@ -85,6 +87,7 @@ class OrderResult:
         }
 
 
+@mypyc_attr(native_class=False)  # a plain class in either build: Kriegsplomacy keys weakly on it
 class Resolution:
     """How a movement phase was resolved, for whoever needs more than each order's result
     (Kriegsplomacy's reports of attacks and spies, tests, bots): ``PhaseOutcome.resolution``.
@@ -125,6 +128,7 @@ class Resolution:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+@mypyc_attr(native_class=False)  # a plain class in either build, its fields in vars()
 class PhaseOutcome:
     """The adjudication of one phase: every order's result and the position that follows.
 

@@ -48,8 +48,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             if isinstance(order, Build):
                 try:
                     new_unit = _checked_build(position, power, order, units, rules)
-                except _AlreadyBuilt as exc:
-                    result.result, result.reason = FAILS, str(exc)
+                except _AlreadyBuilt as taken:
+                    result.result, result.reason = FAILS, str(taken)
                     continue
                 except Illegal as exc:
                     intake.illegal(result, str(exc))

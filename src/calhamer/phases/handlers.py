@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from calhamer._build import mypyc_attr
 from calhamer.phases import (
     OrdersIn,
     adjudicate_adjustments,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from calhamer.rules import Rules
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class PhaseHandler:
     """How one kind of phase is played. Subclasses override both methods."""
 
@@ -50,6 +52,7 @@ class PhaseHandler:
         return {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Movement(PhaseHandler):
     """The movement phase, resolved by the variant's resolver class."""
 
@@ -65,6 +68,7 @@ class Movement(PhaseHandler):
         return movement_candidates(position, known, power)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Retreats(PhaseHandler):
     """The retreat phase after a movement phase that dislodged units."""
 
@@ -79,6 +83,7 @@ class Retreats(PhaseHandler):
         return retreat_candidates(known, power)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Adjustments(PhaseHandler):
     """The winter: builds, removals and waives, and civil disorder."""
 

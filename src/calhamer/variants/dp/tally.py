@@ -135,7 +135,7 @@ def resolve_bids(position: Position, given: Mapping[int, Order] | None = None) -
     chosen: dict[int, dict[str, Order]] = {}
     for j in judged_all:
         if j.status == COUNTED and j.order is not None:
-            key = notation.format_order(m, j.order)
+            key = variant.notation.format_order(position, j.order)  # with a stack's numbers
             tally = units[j.unit]
             tally.totals[key] = tally.totals.get(key, 0) + j.dp
             chosen.setdefault(j.unit, {})[key] = j.order

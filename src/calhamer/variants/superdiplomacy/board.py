@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, UnitType
 from calhamer.orders import Convoy, Hold, Move, Order, Support
@@ -49,7 +49,12 @@ def sea_route(
 class _Board(_Battles):
     """The legal orders of one movement phase as groups, forces, supports and convoys."""
 
-    def __init__(self, position: Position, intake: Intake) -> None:
+    def __init__(self, position: Position, intake: Intake,
+                 unit_orders: Callable[[Mapping[ProvinceId, Order]],
+                                       Mapping[str, Iterable[Any]]] | None = None) -> None:
+        """The players' orders read from ``intake``; then, if ``unit_orders`` is given, the
+        orders of the units no player commands (a DP variant's bought orders for the Small
+        Powers), asked with the players' legal orders by sector."""
         self.position = position
         self.m = m = position.map
         self.intake = intake
@@ -61,14 +66,27 @@ class _Board(_Battles):
         left = unordered(stacks)
         probe_units = {p: Unit(s.power, s.type, s.loc) for p, s in stacks.items()}
         probe = position.replace(units=probe_units)
+        given: dict[ProvinceId, Order] = {}
         for result, order in intake.accepted:
             checked = self._check(result, order, stacks, left, probe, probe_units)
             if checked is None:
                 continue
             order, unit_type = checked
             result.order = order
+            given.setdefault(m.province_of(order.loc), order)
             self._add(result.power, order, unit_type, result)
             self.lines.append(f"{result.power}: {intake.write(order)}")
+        if unit_orders is not None:
+            for power, items in unit_orders(given).items():
+                for result, order in intake.add(power, [self._whole(o) for o in items]):
+                    checked = self._check(result, order, stacks, left, probe, probe_units,
+                                          given_by_rule=True)
+                    if checked is None:
+                        continue
+                    order, unit_type = checked
+                    result.order = order
+                    self._add(result.power, order, unit_type, result)
+                    self.lines.append(f"{result.power}: {intake.write(order)}")
         for (p, unit_type), n in sorted(left.items()):
             if n:
                 stack = stacks[p]
@@ -78,9 +96,19 @@ class _Board(_Battles):
 
     # -- reading the orders ------------------------------------------------------------------------
 
-    def _check(self, result, order, stacks, left, probe, probe_units):
+    def _whole(self, order: Any) -> Any:
+        """A plain Hold given by the variant (a default order, for "the unit") as the hold of
+        the whole stack."""
+        if type(order) is not Hold:
+            return order
+        stack = self.stacks.get(self.m.province_of(order.loc))
+        if stack is None:
+            return order
+        return with_count(order, stack.of_type(stack.meant(order.unit_type) or stack.type))
+
+    def _check(self, result, order, stacks, left, probe, probe_units, given_by_rule=False):
         m, intake = self.m, self.intake
-        if m.is_minor(result.power):
+        if m.is_minor(result.power) and not given_by_rule:
             intake.illegal(result, "the Small Powers take no orders: they always hold")
             return None
         if not isinstance(order, Hold | Move | Support | Convoy):
@@ -301,10 +329,14 @@ class _Board(_Battles):
             stack = make_stack(m, here[0].power, t, armies, fleets, fleet_loc)
             if stack is not None:
                 stacks[t] = stack
+        # Left empty by a standoff: two forces bounced there, or a Small Power's sortie (which
+        # never arrives) did, even alone.
         contested = frozenset(
             t for t, forces in self.forces_into.items()
             if t not in stacks and t not in winners
-            and sum(1 for f in forces if any(g.size and r.path(g) for g in f.groups)) >= 2
+            and (sum(1 for f in forces if any(g.size and r.path(g) for g in f.groups)) >= 2
+                 or any(m.is_minor(f.power) and any(g.size and r.path(g) for g in f.groups)
+                        for f in forces))
         )
         blocked = {
             t: frozenset(g.sector for g in force.groups if g.size and not g.convoyed)

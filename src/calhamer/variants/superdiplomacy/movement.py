@@ -34,7 +34,11 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
                         ) -> PhaseOutcome:
     m = position.map
     intake = Intake(position, orders)
-    board = _Board(position, intake)
+    variant = position.variant
+    # Units no player commands take the orders the variant gives them (bought with DP), asked
+    # with the players' legal orders; without such a rule the Small Powers hold.
+    board = _Board(position, intake,
+                   lambda given: variant.unit_orders(position, given, rules))
     seed = position.extra.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise TypeError(f"the dice seed must be text, not {seed!r}")
@@ -201,6 +205,8 @@ class _Explainer:
         target = b.m.provinces[f.dest].code
         if not r.path(g):
             return f"no convoy route to {target}"
+        if b.m.is_minor(g.power):
+            return "sortie: the Small Powers never leave their sectors"
         why = r.fits(f)
         if why:
             return f"fails: {why}"

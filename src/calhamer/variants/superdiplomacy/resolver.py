@@ -147,6 +147,10 @@ class _Resolver(GuessResolver):
     def force_wins(self, f: _Force) -> bool:
         if not self.live(f) or self.fits(f):
             return False
+        if self.b.m.is_minor(f.power):
+            # The Small Powers never leave their sectors: a move bought for them (a DP sortie)
+            # fails, though it still bounces, cuts support and fights its battle.
+            return False
         attack = self.attack_strength(f)
         owner = self.b.occupant.get(f.dest)
         if owner is not None and owner != f.power:

@@ -42,6 +42,7 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
     "superdiplomacy": ("calhamer.variants.superdiplomacy:Superdiplomacy",
                        ("super", "super-diplomacy", "superdip")),
     # composed presets (calhamer.variants.presets) are added here as each is finished
+    "superdiplomacy-dp": ("calhamer.variants.presets:SuperdiplomacyWithNeutrals", ("super-dp",)),
 }
 
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance

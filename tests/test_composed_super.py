@@ -1,0 +1,326 @@
+"""Composed variants on the Superdiplomacy board (``docs/rules/composition.md``): DP neutrals
+(``superdiplomacy-dp``) and fog of war (``superdiplomacy-fog``).
+
+A test is named after each decision of the sections "Neutrals on the Superdiplomacy board" and
+"Fog and stacks"; the hand-worked phases are written out position by position, with every
+power's orders and bids, and their results worked out from the rules
+(``docs/rules/superdiplomacy.md``, ``dp.md``, ``kriegsplomacy.md``). Dice come from fixed
+seeds: a test states the dice it relies on (how many each side throws, and where the sixes
+fall), so the rest follows by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from calhamer import dice
+from calhamer.cli import main
+from calhamer.game import Game
+from calhamer.map import load_map
+from calhamer.phases import adjudicate
+from calhamer.position import Phase, Position, units_from_specs
+from calhamer.report import phase_report
+from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
+from calhamer.variants import find_variant
+from calhamer.variants.dp import bid_tally, check_bids, resolve_bids, with_bids
+from calhamer.variants.superdiplomacy import as_stack, parse_stack
+
+M = load_map("superdiplomacy")
+DP = find_variant("superdiplomacy-dp")
+DP_START = Position.initial(M, variant=DP)
+
+
+def board(
+    variant: Any,
+    units: Mapping[str, list[str]],
+    phase: str = "S1902M",
+    centers: Mapping[str, list[str]] | None = None,
+    seed: str | None = "seed",
+    extra: Mapping[str, object] | None = None,
+) -> Position:
+    """A position of ``variant``: the given stacks, the starting owners changed by
+    ``centers``, and a committed dice seed."""
+    start = Position.initial(M, variant=variant)
+    owners = dict(start.centers)
+    for power, codes in (centers or {}).items():
+        for c in codes:
+            owners[M.loc(c)] = power
+    fields = dict(extra or {})
+    if seed is not None:
+        fields["seed"] = seed
+        fields["seed_hash"] = dice.commitment(seed)
+    return start.replace(
+        units=units_from_specs(M, units, parse_stack),
+        phase=Phase.parse(phase),
+        centers=owners,
+        extra=MappingProxyType(fields),
+    )
+
+
+def battles(outcome: PhaseOutcome) -> list[dict[str, Any]]:
+    assert outcome.resolution is not None and outcome.resolution.dice is not None
+    return outcome.resolution.dice.battles
+
+
+def kills(outcome: PhaseOutcome) -> list[dict[str, str]]:
+    return [k for b in battles(outcome) for t in b["throws"] for k in t["kills"]]
+
+
+def result(outcome: PhaseOutcome, power: str, canonical: str):
+    found = outcome.result_of(power, canonical)
+    assert found is not None, (canonical, [r.canonical for r in outcome.results.get(power, [])])
+    return found
+
+
+def stacks(position: Position) -> dict[str, str]:
+    """Every stack on the board, by sector: ``{"SER": "NEUTRAL 2A"}``."""
+    out = {}
+    for p, unit in position.units.items():
+        s = as_stack(M, unit)
+        parts = [f"{s.armies}A"] * bool(s.armies) + [f"{s.fleets}F"] * bool(s.fleets)
+        out[M.provinces[p].code] = f"{s.power} {'+'.join(parts)}"
+    return out
+
+
+def calm_seed(position: Position, orders: Mapping[str, list[str]]) -> PhaseOutcome:
+    """The outcome under the first seed of a fixed list whose dice show no six (so no unit
+    dies, and the moves are decided on full strengths)."""
+    for i in range(200):
+        fields = {**position.extra, "seed": f"seed-{i}", "seed_hash": dice.commitment(f"seed-{i}")}
+        outcome = adjudicate(position.replace(extra=MappingProxyType(fields)), orders)
+        if not any(6 in t["dice"] for b in battles(outcome) for t in b["throws"]):
+            return outcome
+    raise AssertionError("no seed in the list throws no six")
+
+
+# =================================================================================================
+# Neutrals on the Superdiplomacy board (superdiplomacy-dp)
+# =================================================================================================
+
+
+def test_the_small_powers_are_the_neutral_units() -> None:
+    # Bought, a Small Power's armies take the order; unbought, they hold, as always.
+    p = board(DP, {"AUSTRIA": ["2A BUD"], "NEUTRAL": ["2A SER", "2A RUM"]})
+    p = with_bids(p, {"TURKEY": ["2 DP: 2A Ser S 2A Rum"]})
+    outcome = calm_seed(p, {"AUSTRIA": ["2A Bud H"]})
+    assert result(outcome, "NEUTRAL", "2A SER S 2A RUM").result == SUCCEEDS
+    assert result(outcome, "NEUTRAL", "2A RUM H").reason.startswith("holds")
+    tally = resolve_bids(p)
+    bought = {M.provinces[q].code: t.bought for q, t in tally.units.items()}
+    assert bought == {"SER": True, "RUM": False}
+    # A player still cannot order them directly.
+    direct = adjudicate(p, {"AUSTRIA": ["2A Bud H"], "NEUTRAL": ["2A Rum - Bud"]})
+    assert direct.results["NEUTRAL"][0].result == INVALID
+
+
+def test_a_bought_move_is_a_sortie_and_always_fails() -> None:
+    # The sortie 2A Rum - Gal bounces Austria's single army (1 v 2), leaves Galicia empty by a
+    # standoff, and the Rumanians stay at home. The two forces dispute Galicia, so they fight
+    # (both attack, and throw at once); the seed throws no six.
+    p = board(DP, {"AUSTRIA": ["1A BUD"], "NEUTRAL": ["2A RUM"]})
+    p = with_bids(p, {"TURKEY": ["1 DP: 2A Rum - Gal"]})
+    outcome = calm_seed(p, {"AUSTRIA": ["1A Bud - Gal"]})
+    (fight,) = battles(outcome)
+    assert fight["battle"] == "GAL" and {t["role"] for t in fight["throws"]} == {"attacks"}
+    sortie = result(outcome, "NEUTRAL", "2A RUM - GAL")
+    assert sortie.result == FAILS and sortie.reason.startswith("sortie")
+    assert result(outcome, "AUSTRIA", "1A BUD - GAL").result == FAILS
+    assert stacks(outcome.after) == {"BUD": "AUSTRIA 1A", "RUM": "NEUTRAL 2A"}
+    # Alone, a sortie still never arrives.
+    alone = adjudicate(with_bids(board(DP, {"NEUTRAL": ["2A RUM"]}),
+                                 {"TURKEY": ["1 DP: 2A Rum - Gal"]}), {})
+    assert stacks(alone.after) == {"RUM": "NEUTRAL 2A"}
+
+
+def test_small_powers_fight_to_the_death_when_dislodged() -> None:
+    p = board(DP, {"AUSTRIA": ["4A BUD", "2A TRI"], "NEUTRAL": ["1A SER"]})
+    p = with_bids(p, {"RUSSIA": ["3 DP: 1A Ser - Bud"]})
+    outcome = adjudicate(p, {"AUSTRIA": ["4A Bud - Ser", "2A Tri S Bud - Ser"]})
+    assert not outcome.dislodged  # a Small Power never retreats, bought order or not
+    after = stacks(outcome.after)
+    if "NEUTRAL" in after.get("SER", ""):
+        assert result(outcome, "AUSTRIA", "4A BUD - SER").result == FAILS
+    else:
+        assert "fighting to the death" in result(outcome, "NEUTRAL", "1A SER - BUD").reason \
+            or "killed" in result(outcome, "NEUTRAL", "1A SER - BUD").reason
+    assert outcome.next.phase.kind != "R"
+
+
+def test_arming_is_unchanged_a_small_powers_sortie_does_not_arm_them() -> None:
+    # A sortie into a Great Power's sector is a battle, but only a Great Power's move arms.
+    p = board(DP, {"AUSTRIA": ["2A BUD"], "NEUTRAL": ["2A SER"]})
+    sortie = adjudicate(with_bids(p, {"TURKEY": ["1 DP: 2A Ser - Bud"]}), {})
+    assert [b["battle"] for b in battles(sortie)] == ["BUD"]
+    assert "armed" not in sortie.next.extra
+    attack = adjudicate(p, {"AUSTRIA": ["2A Bud - Ser"]})
+    assert attack.next.extra["armed"] == "S1902M"
+
+
+def test_their_builds_follow_section_9_not_the_dp_winter_rebuild() -> None:
+    # Serbia lost its armies to a sortie's battle: unarmed, the Small Powers build nothing
+    # (the DP winter rebuild would put 2A SER back); armed, they build by section 9, also
+    # where an army still stands and in minor sectors (Albania), which a rebuild never does.
+    winter = board(DP, {"AUSTRIA": ["2A BUD"], "NEUTRAL": ["1A GRE"]}, phase="W1902A",
+                   seed=None)
+    quiet = adjudicate(winter, {})
+    assert "SER" not in stacks(quiet.after) and stacks(quiet.after)["GRE"] == "NEUTRAL 1A"
+    armed = winter.replace(extra=MappingProxyType({"armed": "F1902M"}))
+    built = stacks(adjudicate(armed, {}).after)
+    assert built["SER"] == "NEUTRAL 2A" and built["GRE"] == "NEUTRAL 3A"
+    assert built["ALB"] == "NEUTRAL 1A"
+
+
+def test_bids_name_a_number() -> None:
+    # `3 DP: 2A Ser S 3A Bul - Rum` buys the support of both Serbian armies.
+    p = board(DP, {"AUSTRIA": ["3A BUL"], "RUSSIA": ["2A RUM"], "NEUTRAL": ["2A SER"]},
+              centers={"AUSTRIA": ["BUL"], "RUSSIA": ["RUM"]})
+    p = with_bids(p, {"TURKEY": ["3 DP: 2A Ser S 3A Bul - Rum"]})
+    assert check_bids(p, "TURKEY", ["3 DP: 2A Ser S 3A Bul - Rum"]) == []
+    outcome = calm_seed(p, {"AUSTRIA": ["3A Bul - Rum"]})
+    support = result(outcome, "NEUTRAL", "2A SER S 3A BUL - RUM")
+    assert support.result == SUCCEEDS
+    (fight,) = battles(outcome)
+    austria = next(t for t in fight["throws"] if t["power"] == "AUSTRIA")
+    assert (austria["direct"], austria["supporting"]) == (3, 2)
+    # One army's support is bought by writing 1A; the other army holds.
+    one = with_bids(p, {"TURKEY": ["3 DP: 1A Ser S 3A Bul - Rum"]})
+    tally = resolve_bids(one)
+    (serbia,) = tally.units.values()
+    assert serbia.order is not None and getattr(serbia.order, "count", None) == 1
+    # The tally keeps the numbers: two bids that differ only in them are different orders.
+    two = with_bids(p, {"TURKEY": ["2 DP: 1A Ser S 3A Bul - Rum"],
+                        "ENGLAND": ["2 DP: 2A Ser S 3A Bul - Rum"]})
+    (units,) = resolve_bids(two).units.values()
+    assert len(units.totals) == 2 and not units.bought  # a tie: the default, hold
+
+
+def test_a_bid_for_more_armies_than_stand_there_is_void() -> None:
+    p = board(DP, {"AUSTRIA": ["3A BUL"], "RUSSIA": ["2A RUM"], "NEUTRAL": ["2A SER"]},
+              centers={"AUSTRIA": ["BUL"], "RUSSIA": ["RUM"]})
+    problems = check_bids(p, "TURKEY", ["3 DP: 3A Ser S 3A Bul - Rum"])
+    assert problems == ["3 DP: 3A Ser S 3A Bul - Rum: the bid names 3 units, and only 2 stand "
+                        "in Serbia (SER)"]
+    tally = resolve_bids(with_bids(p, {"TURKEY": ["3 DP: 3A Ser S 3A Bul - Rum"]}))
+    assert [j.status for j in tally.bids] == ["void"]
+    (serbia,) = tally.units.values()
+    assert not serbia.bought
+
+
+def test_a_bought_support_counts_in_the_dice_as_a_supporting_unit_per_army() -> None:
+    # Austria 2A Bud - Rum against Russia's 2A Rum: Austria throws 2 x 2 direct + 2 bought
+    # supporting (Serbia's two armies) = 6 dice; Russia 2 x 2 = 4. The Serbian armies are on
+    # Austria's side, so a Russian six may kill one of them.
+    p = board(DP, {"AUSTRIA": ["2A BUD"], "RUSSIA": ["2A RUM"], "NEUTRAL": ["2A SER"]},
+              centers={"RUSSIA": ["RUM"]})
+    p = with_bids(p, {"TURKEY": ["2 DP: 2A Ser S 2A Bud - Rum"]})
+    orders = {"AUSTRIA": ["2A Bud - Rum"]}
+    outcome = calm_seed(p, orders)
+    (fight,) = battles(outcome)
+    throws = {t["power"]: t for t in fight["throws"]}
+    assert (throws["AUSTRIA"]["direct"], throws["AUSTRIA"]["supporting"]) == (2, 2)
+    assert len(throws["AUSTRIA"]["dice"]) == 6 and len(throws["RUSSIA"]["dice"]) == 4
+    assert "NEUTRAL" not in throws  # the supporters fight on Austria's side
+    for i in range(100):  # a Russian six may fall on a Serbian supporter
+        fields = {**p.extra, "seed": f"k{i}", "seed_hash": dice.commitment(f"k{i}")}
+        o = adjudicate(p.replace(extra=MappingProxyType(fields)), orders)
+        hit = [k for k in kills(o) if k["power"] == "NEUTRAL"]
+        if hit:
+            assert hit[0]["as"] == "supporting"
+            assert "killed in battle" in result(o, "NEUTRAL", "2A SER S 2A BUD - RUM").reason
+            break
+    else:
+        raise AssertionError("no seed in the list kills a supporter")
+
+
+def test_a_bought_support_counts_in_the_moves_as_a_support_from_that_sector() -> None:
+    # No six: 2 + 2 (bought) = 4 beats Russia's 2; without the bid 2 v 2 bounces. An attack
+    # on Serbia from a Great Power cuts the bought support as any other.
+    p = board(DP, {"AUSTRIA": ["2A BUD"], "RUSSIA": ["2A RUM"], "NEUTRAL": ["2A SER"],
+                   "ITALY": ["1A ALB"]}, centers={"RUSSIA": ["RUM"], "ITALY": ["ALB"]})
+    bought = with_bids(p, {"TURKEY": ["2 DP: 2A Ser S 2A Bud - Rum"]})
+    won = calm_seed(bought, {"AUSTRIA": ["2A Bud - Rum"]})
+    assert result(won, "AUSTRIA", "2A BUD - RUM").result == SUCCEEDS
+    assert "(4v2)" in result(won, "RUSSIA", "2A RUM H").reason
+    plain = calm_seed(p, {"AUSTRIA": ["2A Bud - Rum"]})
+    assert result(plain, "AUSTRIA", "2A BUD - RUM").result == FAILS
+    cut = calm_seed(bought, {"AUSTRIA": ["2A Bud - Rum"], "ITALY": ["1A Alb - Ser"]})
+    assert result(cut, "NEUTRAL", "2A SER S 2A BUD - RUM").result == FAILS
+    assert result(cut, "AUSTRIA", "2A BUD - RUM").result == FAILS
+
+
+def test_hand_worked_phase_with_dp_neutrals() -> None:
+    """Spring 1902, worked by hand.
+
+    Austria 3A Bul attacks Russia's 2A Rum, which Russia's 2A Sev supports to hold. Bids:
+    Austria 1 DP and Turkey 3 DP for `2A Ser S 3A Bul - Rum` (identical orders add up: 4);
+    Russia 2 DP for `2A Ser H` and 1 DP for the sortie `2A Gre - Bul`. Nobody attacks a Small
+    Power, so no bid is ignored (Attacking & Allocating); all allotments are 3 DP (1 per
+    centre, at most 3), so none overspends.
+
+    Serbia: support 4 DP v hold 2 DP, the support is bought. Greece: the sortie, alone, bought.
+    Battle for Rumania: Russia defends with 2 direct + 2 supporting (Sev) = 6 dice, Austria
+    attacks with 3 direct + 2 supporting (the Serbians) = 8 dice. The seed throws no six, so
+    nobody dies and the moves are decided on full strengths: 3 + 2 = 5 against a hold of
+    2 + 2 = 4: Russia's 2A Rum is dislodged. The Greek sortie into Bulgaria fails (as every
+    sortie) and, Bulgaria being left by the Austrians, leaves it empty by a standoff: the
+    Russians may retreat to Bud, Gal, Sev (their own 2A: 4 of 6) or Ukr, not to Bul (the
+    standoff and the attack's origin) nor Ser (held). No Great Power moved against a Small
+    Power, so they stay unarmed. Every power is told every result (no fog), but no report
+    names a bid or a bidder.
+    """
+    units = {"AUSTRIA": ["3A BUL"], "RUSSIA": ["2A RUM", "2A SEV"], "TURKEY": ["2A CON"],
+             "NEUTRAL": ["2A SER", "2A GRE"]}
+    p = board(DP, units, centers={"AUSTRIA": ["BUL"], "RUSSIA": ["RUM"]})
+    bids = {"AUSTRIA": ["1 DP: 2A Ser S 3A Bul - Rum"],
+            "TURKEY": ["3 DP: 2A Ser S 3A Bul - Rum"],
+            "RUSSIA": ["2 DP: 2A Ser H", "1 DP: 2A Gre - Bul"]}
+    p = with_bids(p, bids)
+    orders = {"AUSTRIA": ["3A Bul - Rum"], "RUSSIA": ["2A Rum H", "2A Sev S Rum"],
+              "TURKEY": ["2A Con H"]}
+    for power, given in bids.items():
+        assert check_bids(p, power, given) == []
+    outcome = calm_seed(p, orders)
+
+    tally = bid_tally(p, orders)
+    totals = {M.provinces[q].code: t.totals for q, t in tally.units.items()}
+    assert totals == {"GRE": {"2A GRE - BUL": 1},
+                      "SER": {"2A SER S 3A BUL - RUM": 4, "2A SER H": 2}}
+    (fight,) = battles(outcome)
+    assert fight["battle"] == "RUM"
+    russia, austria = fight["throws"]
+    assert (russia["power"], russia["role"], russia["direct"], russia["supporting"]) == \
+        ("RUSSIA", "defends", 2, 2)
+    assert (austria["power"], austria["role"], austria["direct"], austria["supporting"]) == \
+        ("AUSTRIA", "attacks", 3, 2)
+    assert len(russia["dice"]) == 6 and len(austria["dice"]) == 8
+
+    assert result(outcome, "AUSTRIA", "3A BUL - RUM").result == SUCCEEDS
+    held = result(outcome, "RUSSIA", "2A RUM H")
+    assert held.result == FAILS and "dislodged by 3A BUL (5v4)" in held.reason
+    assert result(outcome, "RUSSIA", "2A SEV S A RUM").result == SUCCEEDS
+    assert result(outcome, "NEUTRAL", "2A SER S 3A BUL - RUM").result == SUCCEEDS
+    assert result(outcome, "NEUTRAL", "2A GRE - BUL").reason.startswith("sortie")
+    assert result(outcome, "TURKEY", "2A CON H").result == SUCCEEDS
+    assert stacks(outcome.after) == {"RUM": "AUSTRIA 3A", "SEV": "RUSSIA 2A",
+                                     "CON": "TURKEY 2A", "SER": "NEUTRAL 2A",
+                                     "GRE": "NEUTRAL 2A"}
+    nxt = outcome.next
+    assert nxt.phase.code == "S1902R" and "armed" not in nxt.extra
+    (dislodged,) = nxt.dislodged
+    choices = sorted(M.loc_names[q] for q in DP.retreat_choices(nxt, dislodged))
+    assert choices == ["BUD", "GAL", "SEV", "UKR"]
+
+    report = phase_report(outcome)
+    assert "    2A Ser S 3A Bul - Rum   Succeeds" in report
+    assert "    2A Gre - Bul            Bounced (sortie)" in report
+    assert "Dislodged by 3A BUL (5v4), must retreat" in report
+    for power in ("AUSTRIA", "RUSSIA", "TURKEY", "ENGLAND"):
+        view = DP.visibility.power_view(outcome, power)
+        text = phase_report(view)
+        assert "2A SER S 3A BUL - RUM" in text and "Austria attacks: 3 direct + 2" in text
+        assert " DP" not in text and "bid" not in text.lower()

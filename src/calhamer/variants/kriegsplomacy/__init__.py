@@ -86,7 +86,9 @@ class KriegsplomacyNotation(Notation):
         taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
         if position is not None:
             position = known_position(position, m.find_power(power or "") or "")
-        return read_order(m, text, phase_kind=phase_kind, position=position, power=power)
+        # the next layer reads the order itself (a board of stacks reads its numbers)
+        return read_order(m, text, phase_kind=phase_kind, position=position, power=power,
+                          parse=super().parse_order)
 
     def format_order(self, position: Position, order: AnyOrder) -> str:
         if isinstance(order, Espionage | CounterEspionage):

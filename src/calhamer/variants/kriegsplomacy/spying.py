@@ -9,6 +9,7 @@ spy whose news is still to come (:class:`SpyRecord`). What a spy learns is worke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from calhamer import notation
@@ -76,23 +77,21 @@ _SPY_TAIL = re.compile(
 
 
 def read_order(
-    m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None,
+    parse: Callable[..., ParsedOrder] = notation.parse_order,
 ) -> ParsedOrder:
-    """:func:`calhamer.notation.parse_order`, with ``E`` and ``CE`` ending a movement order."""
+    """``parse`` (by default :func:`calhamer.notation.parse_order`; a variant's own reader,
+    such as a board of stacks'), with ``E`` and ``CE`` ending a movement order."""
     notation.check_order_length(text)  # before the espionage words are looked for
     match = _SPY_TAIL.match(text) if phase_kind == "M" else None
     if match is None:
-        return notation.parse_order(
-            m, text, phase_kind=phase_kind, position=position, power=power
-        )
+        return parse(m, text, phase_kind=phase_kind, position=position, power=power)
     word = match["word"]
     kind = _SPY_WORDS[re.sub(r"\s+", " ", word.upper())]
     held = f"{match['head']}{match['gap']}H{' ' * (len(word) - 1)}"
     start = len(match["head"]) + len(match["gap"])
     try:
-        parsed = notation.parse_order(
-            m, held, phase_kind=phase_kind, position=position, power=power
-        )
+        parsed = parse(m, held, phase_kind=phase_kind, position=position, power=power)
     except OrderError as exc:
         if exc.start <= start < max(exc.end, exc.start + 1):
             message = (
@@ -106,7 +105,8 @@ def read_order(
             exc.message, text=text, start=exc.start, end=exc.end, suggestion=exc.suggestion
         ) from None
     order = parsed.order
-    if type(order) is not Hold:
+    # a hold (a variant's numbered hold, too), but not a spying order already
+    if not isinstance(order, Hold) or isinstance(order, Espionage | CounterEspionage):
         raise InvalidOrderError(
             'espionage (E) and counter-espionage (CE) are ordered to a unit by itself, like '
             '"A VIE E"', text=text, start=start, end=start + len(word),

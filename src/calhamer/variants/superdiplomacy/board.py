@@ -18,13 +18,14 @@ from calhamer.orders import Convoy, Hold, Move, Order, Support
 from calhamer.phases import Intake
 from calhamer.position import Position, Unit
 from calhamer.results import OrderResult
-from calhamer.validation import Illegal, check_movement_order
+from calhamer.validation import Illegal
 
 from .battles import _Battles
 from .forces import CONVOY, HOLD, MOVE, SUPPORT, _Force, _Group, _Settled, sizes
 from .notation import (
     CAPACITY,
     Stack,
+    StackHold,
     _noun,
     as_stack,
     count_of,
@@ -60,6 +61,7 @@ class _Board(_Battles):
         self.intake = intake
         self.groups: list[_Group] = []
         self.lines: list[str] = []  # canonical legal orders, for the dice
+        self.fought: dict[str, set[str]] = {}  # battle -> the powers with units in it
         stacks = {p: as_stack(m, u) for p, u in position.units.items()}
         self.stacks = stacks
         self.occupant = {p: s.power for p, s in stacks.items()}
@@ -116,8 +118,13 @@ class _Board(_Battles):
             return None
         sector = m.province_of(order.loc)
         stack = stacks.get(sector)
-        if stack is None:
-            intake.illegal(result, f"there is no unit in {m.describe(sector)}")
+        variant = self.position.variant
+        hidden = variant.visibility.hidden_information
+        if stack is None or (hidden and stack.power != result.power):
+            # under fog, said alike whether a foreign stack stands there or none
+            message = (variant.visibility.no_unit_message(self.position, result.power, sector)
+                       if hidden else f"there is no unit in {m.describe(sector)}")
+            intake.illegal(result, message)
             return None
         if stack.power != result.power:
             intake.illegal(result, f"the units in {m.describe(sector)} are not yours")
@@ -144,13 +151,17 @@ class _Board(_Battles):
         if probe_units[sector].type is not unit_type:
             view = probe.replace(units={**probe_units, sector: Unit(stack.power, unit_type, loc)})
         try:
-            checked = check_movement_order(
+            # the variant's check: under fog, judged on what the power knows
+            checked = variant.check_movement_order(
                 view, result.power, replace(order, unit_type=unit_type, loc=loc)
             )
         except Illegal as exc:
             intake.illegal(result, str(exc))
             return None
         left[(sector, unit_type)] -= n
+        if isinstance(checked, Hold) and not isinstance(checked, StackHold) \
+                and type(checked) is not Hold:
+            return checked, unit_type  # a hold of another kind (espionage): one unit, kept
         return with_count(checked, n, getattr(order, "target_count", None)), unit_type
 
     def _add(self, power: str, order: Order, unit_type: UnitType, result: OrderResult) -> None:

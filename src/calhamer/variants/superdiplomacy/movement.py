@@ -105,7 +105,13 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
         contested=settled.contested if dislodged else frozenset(),
         extra=MappingProxyType({**extra, "dice": record}),
     )
-    nxt = after if dislodged else advance(after, record)
+    # The phase after: the retreats if units were dislodged; else the variant's own next phase
+    # (fog of war plays a retreat phase after every movement phase, so that silence tells
+    # nothing), else the adjustments due.
+    staged = None if dislodged else position.variant.next_phase(after, rules)
+    if staged is not None:
+        staged = staged.replace(extra=MappingProxyType({**staged.extra, "dice": record}))
+    nxt = after if dislodged else staged or advance(after, record)
     resolution = Resolution(r, dice=throws)
     after, nxt = carry_forward(position, resolution, after, nxt)
 

@@ -11,6 +11,7 @@ fall), so the rest follows by hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -323,4 +324,58 @@ def test_hand_worked_phase_with_dp_neutrals() -> None:
         view = DP.visibility.power_view(outcome, power)
         text = phase_report(view)
         assert "2A SER S 3A BUL - RUM" in text and "Austria attacks: 3 direct + 2" in text
-        assert " DP" not in text and "bid" not in text.lower()
+        assert not re.search(r"\d DP|\bbids?\b", text, re.IGNORECASE)
+
+
+# -- a whole game in the command line ---------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0, argv
+    return capsys.readouterr().out
+
+
+def give(capsys: pytest.CaptureFixture[str], path: Path, action: str, power: str,
+         lines: list[str]) -> str:
+    source = path.parent / f"{power}-{action}.txt"
+    source.write_text("\n".join(lines) + "\n")
+    return run(capsys, "game", action, str(path), power, str(source))
+
+
+def test_a_whole_dp_game_in_the_command_line_keeps_the_bids_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game of superdiplomacy-dp to its year limit, played with the command line: the
+    bids are given and echoed to their bidder, the gamemaster's tally shows them, and no
+    player's report, view or picture names a bid."""
+    path = tmp_path / "super-dp.json"
+    Game.new("super-dp", new_seed=lambda: "cli", max_year=1901).save(str(path))
+    out = give(capsys, path, "bids", "ENGLAND", ["3 DP: 2A Bel S 2A Par - Bur"])
+    assert out.startswith("ok     3 DP: 2A Bel S 2A Par - Bur")
+    out = give(capsys, path, "bids", "ITALY", ["2 DP: 3A Swi H"])
+    assert "the bid names 3 units, and only 2 stand in Switzerland (SWI)" in out
+    give(capsys, path, "orders", "FRANCE", ["2A Par - Bur"])
+    tally = run(capsys, "game", "tally", str(path))
+    assert "3 DP  2A Bel S 2A Par - Bur" in tally
+    run(capsys, "game", "process", str(path))
+    game = Game.load(str(path))
+    outcome = game.outcome("S1901M")
+    assert outcome is not None
+    assert result(outcome, "NEUTRAL", "2A BEL S 2A PAR - BUR").result == SUCCEEDS
+    assert result(outcome, "FRANCE", "2A PAR - BUR").result == SUCCEEDS
+    for power in ("ENGLAND", "FRANCE", "ITALY", "GERMANY"):
+        shown = run(capsys, "game", "show", str(path), "--as", power, "--phase", "S1901M")
+        assert "2A Bel S 2A Par - Bur" in shown or "2A BEL S 2A PAR - BUR" in shown
+        assert not re.search(r"\d DP|\bbids?\b", shown, re.IGNORECASE)
+    reports = tmp_path / "reports"
+    run(capsys, "game", "reports", str(path), "-o", str(reports), "--phase", "S1901M",
+        "--no-pictures")
+    for file in reports.iterdir():
+        if "gamemaster" not in file.name.lower():
+            assert not re.search(r"\d DP|\bbids?\b", file.read_text(), re.I), file.name
+    while not Game.load(str(path)).is_done():
+        run(capsys, "game", "process", str(path))
+    assert Game.load(str(path)).is_done()
+    verified = run(capsys, "verify", str(path))
+    assert "every dice seed matches its commitment" in verified

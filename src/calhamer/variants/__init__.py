@@ -43,6 +43,7 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
                        ("super", "super-diplomacy", "superdip")),
     # composed presets (calhamer.variants.presets) are added here as each is finished
     "superdiplomacy-dp": ("calhamer.variants.presets:SuperdiplomacyWithNeutrals", ("super-dp",)),
+    "superdiplomacy-fog": ("calhamer.variants.presets:SuperdiplomacyUnderFog", ("super-fog",)),
 }
 
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance

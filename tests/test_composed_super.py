@@ -379,3 +379,199 @@ def test_a_whole_dp_game_in_the_command_line_keeps_the_bids_secret(
     assert Game.load(str(path)).is_done()
     verified = run(capsys, "verify", str(path))
     assert "every dice seed matches its commitment" in verified
+
+
+# =================================================================================================
+# Fog and stacks (superdiplomacy-fog)
+# =================================================================================================
+
+FOG = find_variant("superdiplomacy-fog")
+
+# Spring 1902, worked by hand in test_hand_worked_phase_under_fog: Russia's 3A Pru attacks
+# Austria's 2A War with the support of Germany's 2A Sil; Turkey spies from Galicia, whose
+# range (Gal and its neighbours Boh, Bud, Rum, Sil, Ukr, Vie, War) holds War and Sil but not
+# Pru; France holds far away; the Small Powers' 2A Rum holds.
+FOG_UNITS = {"RUSSIA": ["3A PRU"], "GERMANY": ["2A SIL"], "AUSTRIA": ["2A WAR"],
+             "TURKEY": ["1A GAL"], "FRANCE": ["2A PAR"], "NEUTRAL": ["2A RUM"]}
+FOG_OWNERS = {"AUSTRIA": ["WAR"], "TURKEY": ["GAL"], "RUSSIA": ["PRU"]}
+FOG_ORDERS = {"RUSSIA": ["3A Pru - War"], "GERMANY": ["2A Sil S 3A Pru - War"],
+              "AUSTRIA": ["2A War H"], "TURKEY": ["1A Gal E"], "FRANCE": ["2A Par H"]}
+
+
+def fog_phase() -> PhaseOutcome:
+    return calm_seed(board(FOG, FOG_UNITS, centers=FOG_OWNERS), FOG_ORDERS)
+
+
+def view_text(outcome: PhaseOutcome, power: str) -> str:
+    from calhamer.report import view_report
+
+    return view_report(FOG.visibility.power_view(outcome, power))
+
+
+def note(outcome: PhaseOutcome, power: str, title: str) -> list[str]:
+    view = FOG.visibility.power_view(outcome, power)
+    found = [n for n in view.notes if n.title.startswith(title)]
+    assert len(found) == 1, [n.title for n in view.notes]
+    return list(found[0].lines)
+
+
+def test_a_spy_reports_a_stack_with_its_number() -> None:
+    outcome = fog_phase()
+    spied = note(outcome, "TURKEY", "Espionage")
+    assert "Rus 3A ???-War*" in spied  # the move, its origin out of range
+    assert "Ger 2A Sil* S 3A ???-War" in spied  # the support, as numbered on the order
+    assert "Aus 2A War H [dislodged]" in spied  # the units holding in a sector in range
+    assert "neu 2A Rum* H" in spied
+
+
+def test_battles_and_casualties_are_told_whole_to_who_fought_and_by_casualties_to_spies(
+) -> None:
+    outcome = fog_phase()
+    for power in ("RUSSIA", "GERMANY", "AUSTRIA"):  # attacker, supporter, defender
+        lines = note(outcome, power, "Your battles and dice")
+        assert "Battle for WAR" in lines
+        assert any(line.startswith("Austria defends: 2 direct + 0 supporting, 4 dice")
+                   for line in lines)
+        assert any(line.startswith("Russia attacks: 3 direct + 2 supporting, 8 dice")
+                   for line in lines)
+    turkey = view_text(outcome, "TURKEY")
+    assert "Battle for WAR: no losses" in turkey and "Russia attacks" not in turkey
+    assert "WAR" not in view_text(outcome, "FRANCE").split("Next:")[0]
+    # Own casualties are always told, in the unit's own line, with the dice of its battle.
+    p = board(FOG, {"RUSSIA": ["3A PRU"], "AUSTRIA": ["2A WAR"]}, centers=FOG_OWNERS)
+    for i in range(100):
+        fields = {"seed": f"c{i}", "seed_hash": dice.commitment(f"c{i}")}
+        o = adjudicate(p.replace(extra=MappingProxyType(fields)), {"RUSSIA": ["3A Pru - War"]})
+        lost = sum(k["power"] == "RUSSIA" for k in kills(o))
+        if 0 < lost < 3:
+            own = FOG.visibility.power_view(o, "RUSSIA").results["RUSSIA"]
+            assert f"lost {lost}" in own[0].canonical and f"{lost} of 3 killed" in own[0].reason
+            break
+    else:
+        raise AssertionError("no seed in the list kills a Russian")
+
+
+def test_verifiable_dice_under_fog() -> None:
+    from calhamer.variants.superdiplomacy import LABEL
+
+    outcome = fog_phase()
+    record = outcome.resolution.dice if outcome.resolution else None
+    assert record is not None
+    for power in ("RUSSIA", "TURKEY", "FRANCE"):
+        lines = note(outcome, power, "Your battles and dice")
+        assert lines[0] == f"Seed {record.seed}"
+        assert f"orders {record.orders_digest}" in lines[1]
+        assert dice.seed_matches(record.seed, record.seed_hash)
+    # The throws of the battle for War depend only on the seed, the phase, the digest and the
+    # sector: anyone told them throws them again (no six, so no casualty draws between).
+    stream = dice.DiceStream(record.seed, f"{LABEL}|S1902M|{record.orders_digest}|WAR|0")
+    (fight,) = battles(outcome)
+    assert stream.throw(4) == fight["throws"][0]["dice"]
+    assert stream.throw(8) == fight["throws"][1]["dice"]
+
+
+def test_supply_lines_are_traced_on_the_true_board_and_only_the_removal_is_told() -> None:
+    # Three German armies in Picardy, cut off by French sectors and a French fleet in the
+    # Channel Germany cannot see: two are removed, and Germany is told so, not where.
+    cut = board(FOG, {"GERMANY": ["3A PIC", "2A BER"],
+                      "FRANCE": ["2F ENG", "2A PAR", "1A BEL", "1A BUR", "1F BRE"]},
+                phase="W1901A", seed=None, centers={"GERMANY": ["PIC"], "FRANCE": ["BEL"]})
+    outcome = adjudicate(cut, {})
+    assert stacks(outcome.after)["PIC"] == "GERMANY 1A"
+    view = FOG.visibility.power_view(outcome, "GERMANY")
+    (removal,) = view.results["GERMANY"]
+    assert removal.canonical == "2A PIC D" and "too few removals ordered" in removal.reason
+    told = view_text(outcome, "GERMANY")
+    for hidden in ("ENG", "BUR", "BEL", "BRE", "Eng ", "Bur", "Channel", "Burgundy"):
+        assert hidden not in told.split("Next:")[0], hidden
+    assert "2A PIC D" not in view_text(outcome, "FRANCE")
+
+
+def test_small_powers_are_neutral_units_to_the_fog_and_their_arming_is_public() -> None:
+    outcome = fog_phase()
+    for power in ("FRANCE", "TURKEY"):
+        known = FOG.visibility.known_position(outcome.before, power)
+        assert all(u.power == power for u in known.units.values())  # not seen, not known
+    assert "neu 2A Rum* H" in note(outcome, "TURKEY", "Espionage")  # seen by a spy
+    # An attack on a Small Power arms them, and every power is told so.
+    p = board(FOG, {"AUSTRIA": ["2A BUD"], "FRANCE": ["2A PAR"], "NEUTRAL": ["2A SER"]})
+    attack = adjudicate(p, {"AUSTRIA": ["2A Bud - Ser"]})
+    assert attack.next.extra["armed"] == "S1902M"
+    for power in ("AUSTRIA", "FRANCE", "RUSSIA"):
+        assert note(attack, power, "The Small Powers") == [
+            "The Small Powers are armed (first attacked in S1902M)."]
+    assert not [n for n in FOG.visibility.power_view(fog_phase(), "FRANCE").notes
+                if n.title == "The Small Powers"]
+
+
+def test_orders_under_fog_read_numbers_and_reveal_no_foreign_stack() -> None:
+    p = board(FOG, FOG_UNITS, centers=FOG_OWNERS)
+    outcome = adjudicate(p, {"FRANCE": ["2A War H", "2A Pic H", "2A Par E"],
+                             "GERMANY": ["2A Sil S 3A Pru - War"]})
+    war, pic, spy = outcome.results["FRANCE"][:3]
+    assert war.result == INVALID and pic.result == INVALID
+    assert war.reason.replace("Warsaw (WAR)", "X") == pic.reason.replace("Picardy (PIC)", "X")
+    assert spy.result != INVALID
+    assert result(outcome, "GERMANY", "2A SIL S 3A PRU - WAR").result != INVALID
+
+
+def test_hand_worked_phase_under_fog() -> None:
+    """Spring 1902, worked by hand (the position and orders above).
+
+    Battle for War: Austria defends with 2 direct = 4 dice; Russia attacks with 3 direct and
+    Germany's 2 supporting = 8 dice. The seed throws no six: nobody dies. Russia 3 + 2 = 5
+    against Austria's hold of 2: Austria's 2A War is dislodged, and may retreat to Lvn, Mos or
+    Ukr (not Pru, whence the attack came, nor Sil or Gal, held by others). A retreat phase
+    follows for everyone (as after every movement phase under fog).
+
+    Russia is told its move succeeded, opposed (units stood in War), and the battle whole;
+    Germany its support (whether it was given is not told) and the battle whole, as it fought
+    in it; Austria that its army was attacked and dislodged, and the battle whole. Turkey's
+    uncut spy in Galicia sees War and Silesia but not Prussia: `Rus 3A ???-War*`,
+    `Ger 2A Sil* S 3A ???-War`, the dislodged Austrians, the Rumanians holding, the centre
+    owners in range and the battle's casualties (none), not its dice. France is told only its
+    own hold. Every power gets the seed and the orders digest.
+    """
+    outcome = fog_phase()
+    (fight,) = battles(outcome)
+    austria, russia = fight["throws"]
+    assert (austria["power"], austria["role"], len(austria["dice"])) == ("AUSTRIA", "defends", 4)
+    assert (russia["power"], russia["direct"], russia["supporting"], len(russia["dice"])) == \
+        ("RUSSIA", 3, 2, 8)
+    assert not any(6 in t["dice"] for t in fight["throws"])
+    assert stacks(outcome.after) == {"WAR": "RUSSIA 3A", "SIL": "GERMANY 2A",
+                                     "GAL": "TURKEY 1A", "PAR": "FRANCE 2A",
+                                     "RUM": "NEUTRAL 2A"}
+    nxt = outcome.next
+    assert nxt.phase.code == "S1902R"
+    (dislodged,) = nxt.dislodged
+    assert sorted(M.loc_names[q] for q in FOG.retreat_choices(nxt, dislodged)) == \
+        ["LVN", "MOS", "UKR"]
+
+    def own(power: str) -> list[tuple[str, str]]:
+        view = FOG.visibility.power_view(outcome, power)
+        return [(r.canonical, r.reason) for r in view.results[power]]
+
+    assert own("RUSSIA") == [("3A Pru-War* [opp]", "moves; opposed")]
+    assert own("GERMANY") == [("2A Sil* S 3A Pru-War",
+                               "whether the support was given is not told")]
+    assert own("AUSTRIA") == [("2A War H [att; dislodged]", "dislodged; attacked")]
+    assert own("TURKEY") == [("1A Gal* E", "espionage")]
+    assert own("FRANCE") == [("2A Par* H", "holds")]
+    assert note(outcome, "TURKEY", "Espionage") == [
+        "Boh = Aus", "Bud = Aus", "Gal = Tur", "Rum = neu", "Sil = Ger", "Ukr = Rus",
+        "Vie = Aus", "War = Aus",
+        "Rus 3A ???-War*", "neu 2A Rum* H", "Ger 2A Sil* S 3A ???-War",
+        "Aus 2A War H [dislodged]", "Battle for WAR: no losses"]
+    for power in ("RUSSIA", "GERMANY", "AUSTRIA"):
+        lines = note(outcome, power, "Your battles and dice")
+        assert lines[2:] == ["Battle for WAR",
+                             f"    Austria defends: 2 direct + 0 supporting, 4 dice: "
+                             f"{' '.join(map(str, austria['dice']))}",
+                             f"    Russia attacks: 3 direct + 2 supporting, 8 dice: "
+                             f"{' '.join(map(str, russia['dice']))}"]
+    for power in ("TURKEY", "FRANCE"):
+        assert note(outcome, power, "Your battles and dice")[2:] == ["No battles."]
+    france = view_text(outcome, "FRANCE")
+    for foreign in ("Pru", "War", "Sil", "Gal", "Rum", "Rus", "Ger", "Aus", "Tur"):
+        assert foreign not in france.split("Next:")[0], foreign

@@ -575,3 +575,74 @@ def test_hand_worked_phase_under_fog() -> None:
     france = view_text(outcome, "FRANCE")
     for foreign in ("Pru", "War", "Sil", "Gal", "Rum", "Rus", "Ger", "Aus", "Tur"):
         assert foreign not in france.split("Next:")[0], foreign
+
+
+# -- a whole game under fog in the command line, in two worlds -------------------------------------
+
+# France's orders are the same in both worlds; in world A the others move within their own
+# sectors, far from France, in world B they stand still. France may know none of it.
+FOG_FRANCE = {"S1901M": ["2A Par - Bur", "2F Bre E"], "F1901M": ["2A Bur H", "2F Bre H"]}
+FOG_WORLD_A = {"S1901M": {"GERMANY": ["2A Ber - Pru"], "RUSSIA": ["2A War - Ukr"],
+                          "ITALY": ["2A Rom - Tus", "2F Nap E"]},
+               "F1901M": {"GERMANY": ["2A Pru - Sil"], "RUSSIA": ["2A Ukr H"]}}
+_SEED_LINES = re.compile(r"^.*(Seed |SHA-256|committed seed).*$", re.MULTILINE)
+
+
+def play_fog(capsys: pytest.CaptureFixture[str], path: Path,
+             world: Mapping[str, Mapping[str, list[str]]], until: str) -> Game:
+    Game.new("super-fog", new_seed=lambda: "fog-cli", max_year=1901).save(str(path))
+    while True:
+        game = Game.load(str(path))
+        code = game.current.phase.code
+        if code == until or game.is_done():
+            return game
+        orders = dict(world.get(code, {}))
+        if code in FOG_FRANCE:
+            orders["FRANCE"] = FOG_FRANCE[code]
+        for power, lines in orders.items():
+            out = give(capsys, path, "orders", power, lines)
+            assert "error" not in out, out
+        run(capsys, "game", "process", str(path))
+
+
+def france_sees(capsys: pytest.CaptureFixture[str], path: Path, phases: list[str]) -> str:
+    shown = [run(capsys, "game", "show", str(path), "--as", "France")]
+    shown += [run(capsys, "game", "show", str(path), "--as", "France", "--phase", code)
+              for code in phases]
+    shown.append(run(capsys, "render", str(path), "--as", "France"))
+    text = "\n".join(shown).replace(str(path), "GAME")
+    return _SEED_LINES.sub("(seed)", text)
+
+
+def test_a_whole_fog_game_in_the_command_line_tells_each_player_only_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = {name: tmp_path / f"{name}.json" for name in "AB"}
+    games = {name: play_fog(capsys, paths[name], world, "W1901A")
+             for name, world in (("A", FOG_WORLD_A), ("B", {}))}
+    played = [code for code in games["A"].phases if code.endswith("M") or code.endswith("R")]
+    assert played[:3] == ["S1901M", "S1901R", "F1901M"]  # a retreat phase after each movement
+    a_units = stacks(games["A"].current)
+    assert a_units.get("SIL") == "GERMANY 2A" and "BER" not in a_units
+    # France's outputs are the same in both worlds (the dice seeds drawn apart).
+    phases = [c for c in played if c in games["B"].phases]
+    assert france_sees(capsys, paths["A"], phases) == france_sees(capsys, paths["B"], phases)
+    # And they name no foreign unit; France's spy in Brest sees only its own sectors and seas.
+    spring = run(capsys, "game", "show", str(paths["A"]), "--as", "France", "--phase",
+                 "S1901M")
+    assert "2A Par-Bur*" in spring and "Espionage: 1F Bre* E" in spring
+    for foreign in ("Ger ", "Rus ", "Ita ", "Eng ", "BER", "WAR", "ROM"):
+        assert foreign not in spring, foreign
+    # Each power's report in the folder: its own orders, not another's.
+    reports = tmp_path / "reports"
+    run(capsys, "game", "reports", str(paths["A"]), "-o", str(reports), "--phase", "S1901M",
+        "--no-pictures")
+    texts = {f.name: f.read_text() for f in reports.iterdir() if f.suffix == ".txt"}
+    germany = next(t for n, t in texts.items() if "GERMANY" in n.upper())
+    italy = next(t for n, t in texts.items() if "ITALY" in n.upper())
+    assert "2A Ber-Pru*" in germany and "Rom" not in germany
+    assert "2A Rom-Tus*" in italy and "Ber" not in italy.split("Next:")[0]
+    # The game goes on to its year limit; every seed matches its commitment.
+    while not Game.load(str(paths["A"])).is_done():
+        run(capsys, "game", "process", str(paths["A"]))
+    assert "every dice seed matches its commitment" in run(capsys, "verify", str(paths["A"]))

@@ -327,7 +327,7 @@ def test_hand_worked_phase_with_dp_neutrals() -> None:
         assert not re.search(r"\d DP|\bbids?\b", text, re.IGNORECASE)
 
 
-# -- a whole game in the command line ---------------------------------------------------------------
+# -- a whole game in the command line -----------------------------------------------------------
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -577,7 +577,7 @@ def test_hand_worked_phase_under_fog() -> None:
         assert foreign not in france.split("Next:")[0], foreign
 
 
-# -- a whole game under fog in the command line, in two worlds -------------------------------------
+# -- a whole game under fog in the command line, in two worlds -----------------------------------
 
 # France's orders are the same in both worlds; in world A the others move within their own
 # sectors, far from France, in world B they stand still. France may know none of it.

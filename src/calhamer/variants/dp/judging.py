@@ -222,7 +222,10 @@ def bid_options(position: Position, power: str, rules: Rules | None = None
             stationary = unit is not None and is_stationary(m, unit)
             kept: list[AnyOrder] = [
                 o for o in orders
-                if isinstance(o, tuple(_KIND_OF))
+                # the four kinds, or a variant's numbered orders of them (a stack's); not other
+                # kinds of hold (espionage)
+                if (type(o) in _KIND_OF
+                    or (isinstance(o, Hold | Move | Support | Convoy) and hasattr(o, "count")))
                 and not (stationary and isinstance(o, Move | Convoy))
                 and (variant.buyable is None or _order_kind(o) in variant.buyable)]
             if kept:

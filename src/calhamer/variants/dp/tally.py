@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from calhamer import notation
 from calhamer.errors import OrderError
 from calhamer.orders import AnyOrder, Hold, Move, Order, Support
 from calhamer.phases import adjudicate

@@ -26,7 +26,6 @@ from calhamer.orders import Convoy, Support
 from calhamer.pieces import Dislodged
 from calhamer.position import Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
-from calhamer.views import UNKNOWN, Note
 from calhamer.variants.kriegsplomacy.names import by_code, letter, power_abbreviation, short
 from calhamer.variants.kriegsplomacy.spying import (
     CounterEspionage,
@@ -34,6 +33,7 @@ from calhamer.variants.kriegsplomacy.spying import (
     SpyRecord,
     spy_range,
 )
+from calhamer.views import UNKNOWN, Note
 
 from .forces import CONVOY, MOVE, SUPPORT, _Group
 from .report import dice_lines

@@ -220,12 +220,12 @@ def bid_options(position: Position, power: str, rules: Rules | None = None
         for loc, orders in handler.possible_orders(position, position, minor, edition).items():
             unit = position.unit_at(loc)
             stationary = unit is not None and is_stationary(m, unit)
+            # the four kinds, or a variant's numbered orders of them (a stack's); not other
+            # kinds of hold (espionage)
             kept: list[AnyOrder] = [
                 o for o in orders
-                # the four kinds, or a variant's numbered orders of them (a stack's); not other
-                # kinds of hold (espionage)
-                if (type(o) in _KIND_OF
-                    or (isinstance(o, Hold | Move | Support | Convoy) and hasattr(o, "count")))
+                if isinstance(o, Hold | Move | Support | Convoy)
+                and (type(o) in _KIND_OF or hasattr(o, "count"))
                 and not (stationary and isinstance(o, Move | Convoy))
                 and (variant.buyable is None or _order_kind(o) in variant.buyable)]
             if kept:

@@ -205,6 +205,12 @@ def test_bids_name_a_number() -> None:
                         "ENGLAND": ["2 DP: 2A Ser S 3A Bul - Rum"]})
     (units,) = resolve_bids(two).units.values()
     assert len(units.totals) == 2 and not units.bought  # a tie: the default, hold
+    # The bids open to a player name every number of armies that stand there, and no move.
+    dp, options = Game.new("super-dp").possible_bids("ENGLAND")
+    assert dp == 3
+    assert {"1A SER H", "2A SER H", "1A SER S A BUD - RUM", "2A SER S A BUD - RUM"} <= \
+        set(options["SER"])
+    assert not any(" - " in o.split(" S ")[0] for o in options["SER"])
 
 
 def test_a_bid_for_more_armies_than_stand_there_is_void() -> None:

@@ -58,7 +58,8 @@ def retreat_line(m: Map, fate: Fate, sees: Iterable[ProvinceId] | None = None) -
     visible_from = seen is None or here in seen
     where = short(m, fate.unit.loc) if visible_from else "???"
     # a stack's number of units, on a board of stacks (``2A Rum [r-Bud*]``)
-    unit_letter = f"{getattr(fate.unit, 'count', '')}{letter(fate.unit.type)}"
+    number = "" if type(fate.unit) is Unit else str(fate.unit.count)
+    unit_letter = f"{number}{letter(fate.unit.type)}"
     if fate.dest is None:
         return f"{unit_letter} {where} [d]" if visible_from else None
     visible_to = seen is None or m.province_of(fate.dest) in seen

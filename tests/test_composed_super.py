@@ -267,6 +267,26 @@ def test_a_bought_support_counts_in_the_moves_as_a_support_from_that_sector() ->
     assert result(cut, "AUSTRIA", "2A BUD - RUM").result == FAILS
 
 
+def test_the_small_powers_are_one_minor_power_to_the_dp_rules() -> None:
+    # Austria attacks Rumania: its bid for Serbia's support is ignored (Attacking &
+    # Allocating names the minor power, and the Small Powers are one).
+    p = board(DP, {"AUSTRIA": ["2A BUD"], "NEUTRAL": ["2A SER", "2A RUM"]})
+    mine = with_bids(p, {"AUSTRIA": ["3 DP: 2A Ser S 2A Bud - Rum"]})
+    tally = resolve_bids(mine, {M.loc("BUD"): adjudicate(mine, {"AUSTRIA": ["2A Bud - Rum"]})
+                                .results["AUSTRIA"][0].order})
+    assert [j.status for j in tally.bids] == ["ignored"]
+    # Bought by Turkey, Serbia's support helps the attack in the dice, but not to dislodge
+    # Rumania (no power's support dislodges its own units): 2 against 2 bounces.
+    theirs = with_bids(p, {"TURKEY": ["3 DP: 2A Ser S 2A Bud - Rum"]})
+    outcome = calm_seed(theirs, {"AUSTRIA": ["2A Bud - Rum"]})
+    assert result(outcome, "NEUTRAL", "2A SER S 2A BUD - RUM").result == SUCCEEDS
+    (fight,) = battles(outcome)
+    austria = next(t for t in fight["throws"] if t["power"] == "AUSTRIA")
+    assert austria["supporting"] == 2
+    moved = result(outcome, "AUSTRIA", "2A BUD - RUM")
+    assert moved.result == FAILS and "2v2" in moved.reason
+
+
 def test_hand_worked_phase_with_dp_neutrals() -> None:
     """Spring 1902, worked by hand.
 

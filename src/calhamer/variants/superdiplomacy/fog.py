@@ -174,7 +174,10 @@ class StackFacts:
                 words.append("whether the convoy was used is not told")
             else:
                 line = f"{unit} H"
-                words.append("holds" if star else "dislodged")
+                if star:
+                    words.append("holds")
+                elif g.size:
+                    words.append("dislodged")
         if self.attacked.get(g.sector) and not r.moved(g):
             flags.append("att")
             words.append("attacked")

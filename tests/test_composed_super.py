@@ -679,3 +679,18 @@ def test_a_whole_fog_game_in_the_command_line_tells_each_player_only_its_own(
     while not Game.load(str(paths["A"])).is_done():
         run(capsys, "game", "process", str(paths["A"]))
     assert "every dice seed matches its commitment" in run(capsys, "verify", str(paths["A"]))
+
+
+def test_a_mixed_stack_lists_each_type_by_its_own_number() -> None:
+    # The army type is a false value: a listing that wrote "type or the stack's type" took a
+    # mixed stack's armies for its fleets (4A NAP H where two armies stand), and so did the
+    # number a bid was checked against.
+    p = board(DP, {"ITALY": ["2A+4F NAP"], "NEUTRAL": ["2A SWE"]})
+    from calhamer.options import possible_orders
+
+    holds = [DP.notation.format_order(p, o) for o in possible_orders(p, "ITALY")[M.loc("NAP")]
+             if " H" in DP.notation.format_order(p, o)]
+    assert holds == ["1A NAP H", "2A NAP H", "1F NAP H", "2F NAP H", "3F NAP H", "4F NAP H"]
+    assert check_bids(p, "ENGLAND", ["1 DP: 2A Swe H"]) == []
+    assert check_bids(p, "ENGLAND", ["1 DP: 3A Swe H"]) == [
+        "1 DP: 3A Swe H: the bid names 3 units, and only 2 stand in Sweden (SWE)"]

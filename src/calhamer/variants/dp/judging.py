@@ -119,7 +119,10 @@ def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
     unit = position.units[province]
     count = getattr(parsed.order, "count", 1)
     of_type = getattr(unit, "of_type", None)  # a stack: how many units of each type it holds
-    have = of_type(checked.unit_type or unit.type) if of_type is not None else 1
+    have = 1
+    if of_type is not None:  # the units the order means, as written (``meant``), else checked
+        meant = getattr(unit, "meant", lambda t: None)(order.unit_type)
+        have = of_type(meant if meant is not None else checked.unit_type)
     if count > have:
         return _void(judged, f"the bid names {count} units, and only {have} stand in "
                              f"{m.describe(province)}")

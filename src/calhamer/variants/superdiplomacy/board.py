@@ -106,7 +106,8 @@ class _Board(_Battles):
         stack = self.stacks.get(self.m.province_of(order.loc))
         if stack is None:
             return order
-        return with_count(order, stack.of_type(stack.meant(order.unit_type) or stack.type))
+        meant = stack.meant(order.unit_type)
+        return with_count(order, stack.of_type(meant if meant is not None else stack.type))
 
     def _check(self, result, order, stacks, left, probe, probe_units, given_by_rule=False):
         m, intake = self.m, self.intake
@@ -262,6 +263,21 @@ class _Board(_Battles):
                         self.opp[f.id].append(f2)
 
     # -- questions that do not depend on the resolution ------------------------------------------
+
+    def attacks_small_power(self) -> bool:
+        """Whether a Great Power moved against a Small Power: into a sector one owns or holds
+        (what arms them; a Small Power's own sortie does not)."""
+        m = self.m
+        centers = self.position.centers
+        for g in self.groups:
+            if g.kind != MOVE or m.is_minor(g.power):
+                continue
+            owner = centers.get(g.dest)
+            holder = self.occupant.get(g.dest)
+            if (owner is not None and m.is_minor(owner)) or (holder is not None and
+                                                              m.is_minor(holder)):
+                return True
+        return False
 
     def possible_path(self, g: _Group) -> bool:
         """Whether the convoys ordered could carry ``g`` (ignoring whether they will hold)."""

@@ -339,6 +339,4 @@ class StackFacts:
         return notes
 
     def _armed_now(self) -> bool:
-        from .movement import _attacks_small_power
-
-        return _attacks_small_power(self.b)
+        return self.b.attacks_small_power()

@@ -70,7 +70,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
             board.fight(battle, n, "to the death", seed or "", label, log)
 
     armed = position.extra.get("armed")
-    if armed is None and _attacks_small_power(board):
+    if armed is None and board.attacks_small_power():
         armed = position.phase.code
     published = position.extra.get("seed_hash")
     throws = dice.DiceRecord(
@@ -135,22 +135,6 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
     moved = {g.sector: g.exact for g in board.groups if g.kind == MOVE and r.moved(g)}
     return PhaseOutcome(before=position, results=word_results, after=after, next=nxt,
                         dislodged=tuple(dislodged), moved=moved, resolution=resolution)
-
-
-def _attacks_small_power(board: _Board) -> bool:
-    """Whether a Great Power moved against a Small Power: into a sector one owns or holds."""
-    m = board.m
-    centers = board.position.centers
-    for g in board.groups:
-        if g.kind != MOVE or m.is_minor(g.power):
-            continue
-        owner = centers.get(g.dest)
-        holder = board.occupant.get(g.dest)
-        if (owner is not None and m.is_minor(owner)) or (holder is not None and
-                                                          m.is_minor(holder)):
-            return True
-    return False
-
 
 
 class _Explainer:

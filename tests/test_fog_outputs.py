@@ -356,3 +356,30 @@ def test_the_paired_worlds_differ_for_france_once_the_chart_is_told(
                       .replace(str(path), "GAME"))
     assert seen["A"][0]["Germany"] == "4" and seen["B"][0]["Germany"] == "3"
     assert seen["A"][1] != seen["B"][1]
+
+
+def test_superdiplomacy_under_fog_outputs_tell_each_power_only_what_it_may_know(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The composed preset superdiplomacy-fog, played with the command line: every power's
+    show and picture have no empty heading, the legend gives the totals (public through
+    Spring and Fall), and a power's report names no other power's stack."""
+    path = tmp_path / "sf.json"
+    assert main(["game", "new", str(path), "--variant", "superdiplomacy-fog"]) == 0
+    orders = {"FRANCE": ["2A Par - Bur", "2F Bre E"], "GERMANY": ["2A Ber - Pru"]}
+    for power, lines in orders.items():
+        file = tmp_path / f"{power}.txt"
+        file.write_text("\n".join(lines) + "\n")
+        assert main(["game", "orders", str(path), power, str(file)]) == 0
+    assert main(["game", "process", str(path)]) == 0
+    game = Game.load(str(path))
+    true = truth(game)
+    for power in POWERS:
+        for args in (["--as", power], ["--as", power, "--phase", "S1901M"]):
+            text = cli(capsys, "game", "show", str(path), *args)
+            assert empty_headings(text) == [], (power, args, text)
+        assert legend(cli(capsys, "render", str(path), "--as", power)) == true, power
+    france = cli(capsys, "game", "show", str(path), "--as", "FRANCE", "--phase", "S1901M")
+    germany = cli(capsys, "game", "show", str(path), "--as", "GERMANY", "--phase", "S1901M")
+    assert "2A Par-Bur*" in france and "Ber" not in france
+    assert "2A Ber-Pru*" in germany and "Par-Bur" not in germany

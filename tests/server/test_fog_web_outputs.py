@@ -128,3 +128,27 @@ def test_no_report_on_the_web_has_an_empty_heading(judge: Judge) -> None:
         assert empty_headings(report) == [], report
         page = html.unescape(get(judge, who, f"/games/{gid}").text)
         assert "Retreats due:" not in page
+
+
+def test_superdiplomacy_under_fog_on_the_web_tells_each_player_only_its_own(
+    judge: Judge,
+) -> None:
+    """The composed preset superdiplomacy-fog: a player's report of a movement phase holds
+    its own stacks' lines (with their numbers) and its battles, never another power's."""
+    gm = judge.user("gm")
+    judge.new_game(gm, variant="superdiplomacy-fog")
+    gid = judge.game["id"]
+    players = {p: judge.join(p) for p in ("FRANCE", "GERMANY")}
+    judge.orders(players["FRANCE"], ["2A Par - Bur", "2F Bre E"], phase="S1901M")
+    judge.orders(players["GERMANY"], ["2A Ber - Pru"], phase="S1901M")
+    judge.process_now(gm)
+    reports = {p: get(judge, player, f"/api/games/{gid}/phases/S1901M").json()["report"]
+               for p, player in players.items()}
+    assert "2A Par-Bur*" in reports["FRANCE"] and "Ber" not in reports["FRANCE"]
+    assert "2A Ber-Pru*" in reports["GERMANY"] and "Par" not in reports["GERMANY"]
+    for power, report in reports.items():
+        assert empty_headings(report) == [], (power, report)
+    gm_report = get(judge, gm, f"/api/games/{gid}/phases/S1901M").json()["report"]
+    assert "2A BER - PRU" in gm_report.upper() and "2A PAR - BUR" in gm_report.upper()
+    for path in picture_paths(gid, "S1901M"):
+        assert get(judge, players["FRANCE"], path).status_code == 200

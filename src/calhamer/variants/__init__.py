@@ -44,6 +44,8 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
     # composed presets (calhamer.variants.presets) are added here as each is finished
     "fog-dp": ("calhamer.variants.presets:FogWithNeutrals", ("kriegsplomacy-dp", "fog-neutrals")),
     "arpiesse-fog": ("calhamer.variants.presets:ColoursUnderFog", ("colours-fog", "fog-arpiesse")),
+    "superdiplomacy-dp": ("calhamer.variants.presets:SuperdiplomacyWithNeutrals", ("super-dp",)),
+    "superdiplomacy-fog": ("calhamer.variants.presets:SuperdiplomacyUnderFog", ("super-fog",)),
 }
 
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance

@@ -118,7 +118,7 @@ class DPBids(BidRule):
     def options(
         self, position: Position, power: str, rules: Rules
     ) -> tuple[int, dict[Location, list[AnyOrder]]]:
-        return bid_options(position, power)
+        return bid_options(position, power, rules)
 
 
 class DPReporter(Reporter):

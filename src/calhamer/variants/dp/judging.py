@@ -18,9 +18,9 @@ from typing import ClassVar
 
 from calhamer.errors import CalhamerError, OrderError
 from calhamer.map import Location
-from calhamer.options import movement_candidates
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.position import Position
+from calhamer.rules import Rules, find_rules
 from calhamer.validation import Illegal
 from calhamer.variant import RuleModule
 
@@ -86,7 +86,8 @@ def _whole(dp: object) -> int | None:
 
 
 def _order_kind(order: Order) -> str:
-    return {Hold: "hold", Move: "move", Support: "support", Convoy: "convoy"}[type(order)]
+    # isinstance: a variant's numbered orders (a Superdiplomacy stack's) are of these kinds
+    return next(kind for cls, kind in _KIND_OF.items() if isinstance(order, cls))
 
 
 def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
@@ -120,6 +121,15 @@ def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
         return _void(judged, str(exc))
     province = m.province_of(checked.loc)
     unit = position.units[province]
+    count = getattr(parsed.order, "count", 1)
+    of_type = getattr(unit, "of_type", None)  # a stack: how many units of each type it holds
+    have = 1
+    if of_type is not None:  # the units the order means, as written (``meant``), else checked
+        meant = getattr(unit, "meant", lambda t: None)(order.unit_type)
+        have = of_type(meant if meant is not None else checked.unit_type)
+    if count > have:
+        return _void(judged, f"the bid names {count} units, and only {have} stand in "
+                             f"{m.describe(province)}")
     if not m.is_minor(unit.power):
         return _void(
             judged,
@@ -223,10 +233,14 @@ def check_bids(
 _KIND_OF = {Hold: "hold", Move: "move", Support: "support", Convoy: "convoy"}
 
 
-def bid_options(position: Position, power: str) -> tuple[int, dict[Location, list[AnyOrder]]]:
+def bid_options(position: Position, power: str, rules: Rules | None = None
+                ) -> tuple[int, dict[Location, list[AnyOrder]]]:
     """What ``power`` may bid for in a movement phase: its allotment, and the orders DP may
     buy for each neutral unit by the unit's location (a stationary unit does not move: its
-    sortie would fail; only the kinds the variant sells). ``(0, {})`` in other phases."""
+    sortie would fail; only the kinds the variant sells). ``(0, {})`` in other phases.
+
+    The orders are those the variant's movement phase lists for the minor power (with the
+    number of units, on a board of stacks)."""
     variant = dp_terms(position)
     if not position.phase.is_movement:
         return 0, {}
@@ -234,16 +248,21 @@ def bid_options(position: Position, power: str) -> tuple[int, dict[Location, lis
     code = m.find_power(power) or power
     allotment = variant.allotment(position, code)
     position = bidding_position(position, code)  # under fog, what the bidder knows
+    handler = variant.phases["M"]
+    edition = variant.phase_rules(find_rules(rules))
     found: dict[Location, list[AnyOrder]] = {}
     for minor in sorted({u.power for u in neutral_units(position).values()}):
-        for loc, orders in movement_candidates(position, position, minor).items():
+        for loc, orders in handler.possible_orders(position, position, minor, edition).items():
             unit = position.unit_at(loc)
             stationary = unit is not None and is_stationary(m, unit)
+            # the four kinds, or a variant's numbered orders of them (a stack's); not other
+            # kinds of hold (espionage)
             kept: list[AnyOrder] = [
                 o for o in orders
-                if type(o) in _KIND_OF
+                if isinstance(o, Hold | Move | Support | Convoy)
+                and (type(o) in _KIND_OF or hasattr(o, "count"))
                 and not (stationary and isinstance(o, Move | Convoy))
-                and (variant.buyable is None or _KIND_OF[type(o)] in variant.buyable)]
+                and (variant.buyable is None or _order_kind(o) in variant.buyable)]
             if kept:
                 found[loc] = kept
     names = m.loc_names

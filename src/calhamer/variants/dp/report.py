@@ -40,7 +40,15 @@ def dp_order(m: Map, order: AnyOrder) -> str:
     """An order as the ruleset writes it: ``A Kas S Sto - Tab``, ``A Mwi S Kas H``."""
     if not isinstance(order, Order):
         return notation.format_order(m, order)
+    # A variant's numbered order (a Superdiplomacy stack's) writes its numbers of units:
+    # ``2A Ser S 3A Bul - Rum``.
+    count = getattr(order, "count", None)
     unit = dp_unit(m, order.unit_type, order.loc)
+    if count is not None:
+        unit = f"{count}{unit}"
+    target_count = getattr(order, "target_count", None)
+    letter = getattr(getattr(order, "target_type", None), "letter", "A")
+    other = f"{target_count}{letter} " if target_count else ""
     match order:
         case Hold():
             return f"{unit} H"
@@ -49,12 +57,12 @@ def dp_order(m: Map, order: AnyOrder) -> str:
             via = " via Convoy" if order.via_convoy and not order.path else ""
             return " - ".join([unit, *steps]) + via
         case Support():
-            target = place(m, order.target)
+            target = other + place(m, order.target)
             if order.dest is None:
                 return f"{unit} S {target} H"
             return f"{unit} S {target} - {place(m, order.dest)}"
         case Convoy():
-            return f"{unit} C {place(m, order.army)} - {place(m, order.dest)}"
+            return f"{unit} C {other}{place(m, order.army)} - {place(m, order.dest)}"
     return notation.format_order(m, order)
 
 
@@ -218,7 +226,9 @@ def tally_report(position: Position, tally: Tally) -> str:
         order = dp_order(m, tally_unit.order) if tally_unit.order is not None else "?"
         lines.append(f"    {order:<24}{tally_unit.why}")
         for key, dp in sorted(tally_unit.totals.items(), key=lambda kv: (-kv[1], kv[0])):
-            shown = dp_order(m, notation.parse_order(m, key, phase_kind="M").order)
+            read = position.variant.notation.parse_order(m, key, phase_kind="M",
+                                                         position=position, power=None)
+            shown = dp_order(m, read.order)
             lines.append(f"        {dp} DP  {shown}")
     lines += ["", "Bids:"]
     for j in tally.bids:

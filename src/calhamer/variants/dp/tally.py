@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from calhamer import notation
 from calhamer.errors import OrderError
 from calhamer.orders import AnyOrder, Hold, Move, Order, Support
 from calhamer.phases import adjudicate
@@ -135,7 +134,7 @@ def resolve_bids(position: Position, given: Mapping[int, Order] | None = None) -
     chosen: dict[int, dict[str, Order]] = {}
     for j in judged_all:
         if j.status == COUNTED and j.order is not None:
-            key = notation.format_order(m, j.order)
+            key = variant.notation.format_order(position, j.order)  # with a stack's numbers
             tally = units[j.unit]
             tally.totals[key] = tally.totals.get(key, 0) + j.dp
             chosen.setdefault(j.unit, {})[key] = j.order

@@ -89,6 +89,7 @@ class KriegsplomacyNotation(Notation):
         the other modules (``super()``), given only what the power knows."""
         if position is not None:
             position = known_position(position, m.find_power(power or "") or "")
+        # the next layer reads the order itself (a board of stacks reads its numbers)
         return read_order(m, text, phase_kind=phase_kind, position=position, power=power,
                           parse=super().parse_order)
 

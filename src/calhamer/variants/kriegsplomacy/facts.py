@@ -68,17 +68,27 @@ class MovementFacts:
         resolution = outcome.resolution
         facts = None if resolution is None else _WORKED_OUT.get(resolution)
         if facts is None:
-            facts = cls(outcome.before, resolution, outcome.dislodged)
+            facts = cls.build(outcome.before, resolution, outcome.dislodged)
             if resolution is not None:
                 _WORKED_OUT[resolution] = facts
         return facts
+
+    @classmethod
+    def build(cls, before: Position, resolution: Resolution | None,
+              dislodged: Iterable[Dislodged]) -> MovementFacts:
+        """The facts of a resolution: a variant's own resolver that knows what fog tells of
+        it (a board of stacks, ``fog_facts``) works them out and writes its own lines."""
+        own = getattr(resolution.resolver, "fog_facts", None) if resolution else None
+        if own is not None:
+            return own(before, resolution, dislodged)  # type: ignore[no-any-return]
+        return cls(before, resolution, dislodged)
 
     @classmethod
     def while_adjudicating(
         cls, before: Position, resolution: Resolution, dislodged: Iterable[Dislodged]
     ) -> MovementFacts:
         """The facts of a movement phase being adjudicated, kept for the views of its outcome."""
-        facts = _WORKED_OUT[resolution] = cls(before, resolution, dislodged)
+        facts = _WORKED_OUT[resolution] = cls.build(before, resolution, dislodged)
         return facts
 
     # -- rules 3.3 and 3.4 ------------------------------------------------------------------------

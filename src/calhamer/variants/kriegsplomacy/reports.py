@@ -31,6 +31,9 @@ def own_results(facts: MovementFacts, outcome: PhaseOutcome, power: str, prefix:
     """``power``'s orders as it is told them, each line in the source's notation: the
     orders given (invalid ones with the reason), then its units that held for want of a
     valid order."""
+    own = getattr(facts, "own_results", None)
+    if own is not None:  # facts that write their own lines (a board of stacks)
+        return own(outcome, power, prefix)  # type: ignore[no-any-return]
     out: list[OrderResult] = []
     m = facts.m
     abbreviation = f"{power_abbreviation(m, power)} " if prefix else ""
@@ -117,6 +120,9 @@ def own_line(facts: MovementFacts, p: ProvinceId, order: Order | None
 
 
 def spy_title(facts: MovementFacts, spy: ProvinceId, prefix: bool) -> str:
+    own = getattr(facts, "spy_title", None)
+    if own is not None:  # facts that write their own lines (a board of stacks)
+        return own(spy, prefix)  # type: ignore[no-any-return]
     unit = facts.before.units[spy]
     line, _, _ = own_line(facts, spy, facts.orders[spy])
     if prefix:
@@ -127,6 +133,9 @@ def spy_title(facts: MovementFacts, spy: ProvinceId, prefix: bool) -> str:
 def spy_lines(facts: MovementFacts, spy: ProvinceId) -> list[str]:
     """What the espionage in ``spy`` learns: centre owners, then orders, in the source's
     notation, with ``???`` for every place it does not see."""
+    own = getattr(facts, "spy_lines", None)
+    if own is not None:  # facts that write their own lines (a board of stacks)
+        return own(spy)  # type: ignore[no-any-return]
     sees = facts.sees(spy)
     if not sees:
         return []

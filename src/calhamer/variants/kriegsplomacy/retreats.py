@@ -60,7 +60,10 @@ def retreat_line(m: Map, fate: Fate, sees: Iterable[ProvinceId] | None = None,
     seen = None if sees is None else frozenset(sees)
     visible_from = seen is None or here in seen
     where = short(m, fate.unit.loc) if visible_from else "???"
-    unit_letter = label(m, fate.unit, written)
+    # a stack's number of units, on a board of stacks (``2A Rum [r-Bud*]``), when no
+    # notation is given to write it
+    number = "" if written is not None or type(fate.unit) is Unit else str(fate.unit.count)
+    unit_letter = f"{number}{label(m, fate.unit, written)}"
     if fate.dest is None:
         return f"{unit_letter} {where} [d]" if visible_from else None
     visible_to = seen is None or m.province_of(fate.dest) in seen

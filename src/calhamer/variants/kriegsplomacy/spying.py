@@ -111,7 +111,8 @@ def read_order(
             exc.message, text=text, start=exc.start, end=exc.end, suggestion=exc.suggestion
         ) from None
     order = parsed.order
-    if type(order) is not Hold:
+    # a hold (a variant's numbered hold, too), but not a spying order already
+    if not isinstance(order, Hold) or isinstance(order, Espionage | CounterEspionage):
         raise InvalidOrderError(
             'espionage (E) and counter-espionage (CE) are ordered to a unit by itself, like '
             '"A VIE E"', text=text, start=start, end=start + len(word),

@@ -80,6 +80,8 @@ def movement_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) 
         ):
             # An uncut spy always reports, if only that it saw nothing (a CE, rule 7.3).
             notes.append(Note(spy_title(facts, spy, gm), tuple(spy_lines(facts, spy))))
+    # What a variant's facts add (a board of stacks: battles, dice, the Small Powers).
+    notes += getattr(facts, "notes", lambda power: [])(power)
     dislodged = tuple(d for d in outcome.dislodged if gm or d.unit.power == power)
     return PowerView(
         power,

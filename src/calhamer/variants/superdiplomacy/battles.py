@@ -34,6 +34,7 @@ class _Battles:
     forces_into: dict[ProvinceId, list[_Force]]
     move_supports: dict[tuple[int, int], list[_Group]]
     hold_supports: dict[ProvinceId, list[_Group]]
+    fought: dict[str, set[str]]
 
     if TYPE_CHECKING:
 
@@ -111,6 +112,9 @@ class _Battles:
             stages = [defenders + attackers]
         record: dict[str, Any] = {"battle": battle.id, "kind": kind, "round": round_,
                                   "throws": []}
+        # Every power with units in the battle, directly or supporting (told it whole under fog).
+        self.fought.setdefault(battle.id, set()).update(
+            g.power for side in battle.sides.values() for g in (*side.direct, *side.support))
         for stage in stages:
             thrown = []
             for power in stage:

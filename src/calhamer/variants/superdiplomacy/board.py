@@ -11,20 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, UnitType
 from calhamer.orders import Convoy, Hold, Move, Order, Support
 from calhamer.phases import Intake
 from calhamer.position import Position, Unit
 from calhamer.results import OrderResult
-from calhamer.validation import Illegal, check_movement_order
+from calhamer.validation import Illegal
 
 from .battles import _Battles
 from .forces import CONVOY, HOLD, MOVE, SUPPORT, _Force, _Group, _Settled, sizes
 from .notation import (
     CAPACITY,
     Stack,
+    StackHold,
     _noun,
     as_stack,
     count_of,
@@ -49,26 +50,45 @@ def sea_route(
 class _Board(_Battles):
     """The legal orders of one movement phase as groups, forces, supports and convoys."""
 
-    def __init__(self, position: Position, intake: Intake) -> None:
+    def __init__(self, position: Position, intake: Intake,
+                 unit_orders: Callable[[Mapping[ProvinceId, Order]],
+                                       Mapping[str, Iterable[Any]]] | None = None) -> None:
+        """The players' orders read from ``intake``; then, if ``unit_orders`` is given, the
+        orders of the units no player commands (a DP variant's bought orders for the Small
+        Powers), asked with the players' legal orders by sector."""
         self.position = position
         self.m = m = position.map
         self.intake = intake
         self.groups: list[_Group] = []
         self.lines: list[str] = []  # canonical legal orders, for the dice
+        self.fought: dict[str, set[str]] = {}  # battle -> the powers with units in it
         stacks = {p: as_stack(m, u) for p, u in position.units.items()}
         self.stacks = stacks
         self.occupant = {p: s.power for p, s in stacks.items()}
         left = unordered(stacks)
         probe_units = {p: Unit(s.power, s.type, s.loc) for p, s in stacks.items()}
         probe = position.replace(units=probe_units)
+        given: dict[ProvinceId, Order] = {}
         for result, order in intake.accepted:
             checked = self._check(result, order, stacks, left, probe, probe_units)
             if checked is None:
                 continue
             order, unit_type = checked
             result.order = order
+            given.setdefault(m.province_of(order.loc), order)
             self._add(result.power, order, unit_type, result)
             self.lines.append(f"{result.power}: {intake.write(order)}")
+        if unit_orders is not None:
+            for power, items in unit_orders(given).items():
+                for result, order in intake.add(power, [self._whole(o) for o in items]):
+                    checked = self._check(result, order, stacks, left, probe, probe_units,
+                                          given_by_rule=True)
+                    if checked is None:
+                        continue
+                    order, unit_type = checked
+                    result.order = order
+                    self._add(result.power, order, unit_type, result)
+                    self.lines.append(f"{result.power}: {intake.write(order)}")
         for (p, unit_type), n in sorted(left.items()):
             if n:
                 stack = stacks[p]
@@ -78,9 +98,20 @@ class _Board(_Battles):
 
     # -- reading the orders ------------------------------------------------------------------------
 
-    def _check(self, result, order, stacks, left, probe, probe_units):
+    def _whole(self, order: Any) -> Any:
+        """A plain Hold given by the variant (a default order, for "the unit") as the hold of
+        the whole stack."""
+        if type(order) is not Hold:
+            return order
+        stack = self.stacks.get(self.m.province_of(order.loc))
+        if stack is None:
+            return order
+        meant = stack.meant(order.unit_type)
+        return with_count(order, stack.of_type(meant if meant is not None else stack.type))
+
+    def _check(self, result, order, stacks, left, probe, probe_units, given_by_rule=False):
         m, intake = self.m, self.intake
-        if m.is_minor(result.power):
+        if m.is_minor(result.power) and not given_by_rule:
             intake.illegal(result, "the Small Powers take no orders: they always hold")
             return None
         if not isinstance(order, Hold | Move | Support | Convoy):
@@ -88,8 +119,13 @@ class _Board(_Battles):
             return None
         sector = m.province_of(order.loc)
         stack = stacks.get(sector)
-        if stack is None:
-            intake.illegal(result, f"there is no unit in {m.describe(sector)}")
+        variant = self.position.variant
+        hidden = variant.visibility.hidden_information
+        if stack is None or (hidden and stack.power != result.power):
+            # under fog, said alike whether a foreign stack stands there or none
+            message = (variant.visibility.no_unit_message(self.position, result.power, sector)
+                       if hidden else f"there is no unit in {m.describe(sector)}")
+            intake.illegal(result, message)
             return None
         if stack.power != result.power:
             intake.illegal(result, f"the units in {m.describe(sector)} are not yours")
@@ -116,13 +152,17 @@ class _Board(_Battles):
         if probe_units[sector].type is not unit_type:
             view = probe.replace(units={**probe_units, sector: Unit(stack.power, unit_type, loc)})
         try:
-            checked = check_movement_order(
+            # the variant's check: under fog, judged on what the power knows
+            checked = variant.check_movement_order(
                 view, result.power, replace(order, unit_type=unit_type, loc=loc)
             )
         except Illegal as exc:
             intake.illegal(result, str(exc))
             return None
         left[(sector, unit_type)] -= n
+        if isinstance(checked, Hold) and not isinstance(checked, StackHold) \
+                and type(checked) is not Hold:
+            return checked, unit_type  # a hold of another kind (espionage): one unit, kept
         return with_count(checked, n, getattr(order, "target_count", None)), unit_type
 
     def _add(self, power: str, order: Order, unit_type: UnitType, result: OrderResult) -> None:
@@ -224,6 +264,21 @@ class _Board(_Battles):
 
     # -- questions that do not depend on the resolution ------------------------------------------
 
+    def attacks_small_power(self) -> bool:
+        """Whether a Great Power moved against a Small Power: into a sector one owns or holds
+        (what arms them; a Small Power's own sortie does not)."""
+        m = self.m
+        centers = self.position.centers
+        for g in self.groups:
+            if g.kind != MOVE or m.is_minor(g.power):
+                continue
+            owner = centers.get(g.dest)
+            holder = self.occupant.get(g.dest)
+            if (owner is not None and m.is_minor(owner)) or (holder is not None and
+                                                              m.is_minor(holder)):
+                return True
+        return False
+
     def possible_path(self, g: _Group) -> bool:
         """Whether the convoys ordered could carry ``g`` (ignoring whether they will hold)."""
         if not g.convoyed:
@@ -301,10 +356,14 @@ class _Board(_Battles):
             stack = make_stack(m, here[0].power, t, armies, fleets, fleet_loc)
             if stack is not None:
                 stacks[t] = stack
+        # Left empty by a standoff: two forces bounced there, or a Small Power's sortie (which
+        # never arrives) did, even alone.
         contested = frozenset(
             t for t, forces in self.forces_into.items()
             if t not in stacks and t not in winners
-            and sum(1 for f in forces if any(g.size and r.path(g) for g in f.groups)) >= 2
+            and (sum(1 for f in forces if any(g.size and r.path(g) for g in f.groups)) >= 2
+                 or any(m.is_minor(f.power) and any(g.size and r.path(g) for g in f.groups)
+                        for f in forces))
         )
         blocked = {
             t: frozenset(g.sector for g in force.groups if g.size and not g.convoyed)

@@ -34,7 +34,11 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
                         ) -> PhaseOutcome:
     m = position.map
     intake = Intake(position, orders)
-    board = _Board(position, intake)
+    variant = position.variant
+    # Units no player commands take the orders the variant gives them (bought with DP), asked
+    # with the players' legal orders; without such a rule the Small Powers hold.
+    board = _Board(position, intake,
+                   lambda given: variant.unit_orders(position, given, rules))
     seed = position.extra.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise TypeError(f"the dice seed must be text, not {seed!r}")
@@ -66,7 +70,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
             board.fight(battle, n, "to the death", seed or "", label, log)
 
     armed = position.extra.get("armed")
-    if armed is None and _attacks_small_power(board):
+    if armed is None and board.attacks_small_power():
         armed = position.phase.code
     published = position.extra.get("seed_hash")
     throws = dice.DiceRecord(
@@ -101,7 +105,13 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
         contested=settled.contested if dislodged else frozenset(),
         extra=MappingProxyType({**extra, "dice": record}),
     )
-    nxt = after if dislodged else advance(after, record)
+    # The phase after: the retreats if units were dislodged; else the variant's own next phase
+    # (fog of war plays a retreat phase after every movement phase, so that silence tells
+    # nothing), else the adjustments due.
+    staged = None if dislodged else position.variant.next_phase(after, rules)
+    if staged is not None:
+        staged = staged.replace(extra=MappingProxyType({**staged.extra, "dice": record}))
+    nxt = after if dislodged else staged or advance(after, record)
     resolution = Resolution(r, dice=throws)
     after, nxt = carry_forward(position, resolution, after, nxt)
 
@@ -125,22 +135,6 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
     moved = {g.sector: g.exact for g in board.groups if g.kind == MOVE and r.moved(g)}
     return PhaseOutcome(before=position, results=word_results, after=after, next=nxt,
                         dislodged=tuple(dislodged), moved=moved, resolution=resolution)
-
-
-def _attacks_small_power(board: _Board) -> bool:
-    """Whether a Great Power moved against a Small Power: into a sector one owns or holds."""
-    m = board.m
-    centers = board.position.centers
-    for g in board.groups:
-        if g.kind != MOVE or m.is_minor(g.power):
-            continue
-        owner = centers.get(g.dest)
-        holder = board.occupant.get(g.dest)
-        if (owner is not None and m.is_minor(owner)) or (holder is not None and
-                                                          m.is_minor(holder)):
-            return True
-    return False
-
 
 
 class _Explainer:
@@ -201,6 +195,8 @@ class _Explainer:
         target = b.m.provinces[f.dest].code
         if not r.path(g):
             return f"no convoy route to {target}"
+        if b.m.is_minor(g.power):
+            return "sortie: the Small Powers never leave their sectors"
         why = r.fits(f)
         if why:
             return f"fails: {why}"

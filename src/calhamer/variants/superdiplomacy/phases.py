@@ -59,7 +59,8 @@ def counted(position: Position, power: str,
                          for k in range(2, min(due, CAPACITY - present) + 1)]
             elif isinstance(order, _COUNTED) and own and stack is not None:
                 of_type = getattr(stack, "of_type", None)
-                unit_type = order.unit_type or stack.type
+                # (not "or": the army type is a false value)
+                unit_type = order.unit_type if order.unit_type is not None else stack.type
                 n = of_type(unit_type) if of_type is not None else 1
                 more += [with_count(order, k) for k in range(2, n + 1)]
         listed[loc] = more

@@ -7,7 +7,7 @@ dice, on the units left.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calhamer.map import FLEET, ProvinceId
 from calhamer.resolver import GuessResolver
@@ -41,6 +41,12 @@ class _Resolver(GuessResolver):
         if g.kind == CONVOY:
             return self.convoy_stands(g)
         return True
+
+    def fog_facts(self, before: Any, resolution: Any, dislodged: Any) -> Any:
+        """What fog of war tells of this resolution (:class:`.fog.StackFacts`)."""
+        from .fog import StackFacts  # only a fog view needs it
+
+        return StackFacts(before, resolution, dislodged)
 
     def resolve_group(self, g: _Group) -> bool:
         return self.resolve(self.nf + g.id)
@@ -146,6 +152,10 @@ class _Resolver(GuessResolver):
 
     def force_wins(self, f: _Force) -> bool:
         if not self.live(f) or self.fits(f):
+            return False
+        if self.b.m.is_minor(f.power):
+            # The Small Powers never leave their sectors: a move bought for them (a DP sortie)
+            # fails, though it still bounces, cuts support and fights its battle.
             return False
         attack = self.attack_strength(f)
         owner = self.b.occupant.get(f.dest)

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from calhamer.server.config import Settings
@@ -86,10 +87,13 @@ def get_now(settings: SettingsDep) -> datetime:
 Now = Annotated[datetime, Depends(get_now)]
 
 
+_USER = select(User).where(User.id == bindparam("user_id"))  # built once: every request asks
+
+
 def _user(session: Session, user_id: int | None, epoch: int) -> User | None:
     if user_id is None:
         return None
-    user = session.get(User, user_id)
+    user = session.scalars(_USER, {"user_id": user_id}).first()
     if user is None or user.session_epoch != epoch:
         raise AuthError("your session has ended; log in again")
     return user

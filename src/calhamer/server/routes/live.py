@@ -43,7 +43,7 @@ def state_of(session: Session, viewer: Viewer) -> str:
     """The event for ``viewer`` now (a JSON text). A game page carries the one it was drawn
     from, so that a change made before its stream connects is not missed."""
     game = viewer.game
-    phase = games.current_phase(session, game)
+    phase = games.current_phase(session, game, position=False)
     messages = press.messages_for(session, viewer)
     seen: list[object] = [
         phase.code, game.status, _when(game.deadline), bool(game.process_requested),

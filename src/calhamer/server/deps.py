@@ -48,19 +48,24 @@ class CsrfError(Exception):
     """A form POST without the right CSRF token (403)."""
 
 
-def get_settings(request: Request) -> Settings:
+# Dependencies that only read what is at hand are ``async``: FastAPI runs each plain ``def``
+# dependency in its thread pool, a hop per dependency and request. Those that use the
+# database stay plain functions (they block).
+
+
+async def get_settings(request: Request) -> Settings:
     return cast(Settings, request.app.state.settings)
 
 
-def get_database(request: Request) -> Database:
+async def get_database(request: Request) -> Database:
     return cast(Database, request.app.state.db)
 
 
-def get_signer(request: Request) -> Signer:
+async def get_signer(request: Request) -> Signer:
     return cast(Signer, request.app.state.signer)
 
 
-def get_passwords(request: Request) -> Passwords:
+async def get_passwords(request: Request) -> Passwords:
     return cast(Passwords, request.app.state.passwords)
 
 
@@ -80,7 +85,7 @@ def get_session(request: Request, db: DatabaseDep) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def get_now(settings: SettingsDep) -> datetime:
+async def get_now(settings: SettingsDep) -> datetime:
     return settings.clock()
 
 
@@ -127,7 +132,7 @@ def optional_api_user(request: Request, session: SessionDep, signer: SignerDep) 
 OptionalApiUser = Annotated[User | None, Depends(optional_api_user)]
 
 
-def api_user(user: OptionalApiUser) -> User:
+async def api_user(user: OptionalApiUser) -> User:
     if user is None:
         raise AuthError('log in first: send "Authorization: Bearer <token>"')
     return user

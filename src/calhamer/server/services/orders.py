@@ -86,16 +86,18 @@ def _upsert(dialect_name: str, sets_ready: bool) -> Any:
     """The statement that writes a power's orders (built once per database kind): insert,
     or on the power's existing row replace the lines (and the ready mark when given)."""
     dialect = postgresql if dialect_name == "postgresql" else sqlite
-    insert = dialect.insert(OrderSet).values(
+    table = OrderSet.__table__
+    insert = dialect.insert(table).values(
         phase_id=bindparam("phase_id"), power=bindparam("power"),
-        lines=bindparam("lines", type_=OrderSet.__table__.c.lines.type),
+        lines=bindparam("lines", type_=table.c.lines.type),
         ready=bindparam("ready"), updated_at=bindparam("updated_at"))
     changed: dict[str, Any] = {"lines": insert.excluded.lines,
                                "updated_at": insert.excluded.updated_at}
     if sets_ready:
         changed["ready"] = insert.excluded.ready
     return insert.on_conflict_do_update(
-        index_elements=[OrderSet.phase_id, OrderSet.power], set_=changed).returning(OrderSet)
+        index_elements=[table.c.phase_id, table.c.power],
+        set_=changed).returning(table.c.id, table.c.ready)
 
 
 class Saved(NamedTuple):
@@ -130,11 +132,13 @@ def save_orders(
     given = split_lines(lines)
     checks = check_lines(game, phase, power, given)
     stored = [line for line in given if line.strip()]
-    orders = session.scalars(
+    row = session.connection().execute(
         _upsert(session.get_bind().dialect.name, ready is not None),
         {"phase_id": phase.id, "power": power, "lines": stored, "ready": bool(ready),
-         "updated_at": now},
-        execution_options={"populate_existing": True}).one()
+         "updated_at": now}).one()
+    # What was stored, as a row object of its own (not the session's: nothing else is saved)
+    orders = OrderSet(id=row.id, phase_id=phase.id, power=power, lines=stored,
+                      ready=row.ready, updated_at=now)
     if ready:
         request_if_all_ready(session, game, phase)
     return Saved(orders, checks, phase)

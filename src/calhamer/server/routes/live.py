@@ -68,6 +68,7 @@ FULL_EVERY = 15  # looks between full remakes of the event, whatever the probe s
 
 _current = (select(PhaseRow.id)
             .where(PhaseRow.game_id == GameRow.id, PhaseRow.index == GameRow.phase_index)
+            .correlate(GameRow)  # the outer query's game, two levels up
             .scalar_subquery())
 _orders = OrderSet.phase_id == _current
 # Everything ``state_of`` reads, summed up in one row: a change to any of it changes the row

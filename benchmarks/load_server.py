@@ -9,15 +9,22 @@ phases:
 2. the gamemasters ask for adjudication and WORKERS worker threads adjudicate every due
    phase, timed from the first claim to the last commit.
 
-It reports order-submission latency (p50, p99, max) and phases adjudicated per second, on
-SQLite and, when one answers at 127.0.0.1:5432 (database ``test``), on PostgreSQL in a
-schema of its own that is dropped afterwards::
+It reports order-submission latency (p50, p99, max), each phase's adjudication time (p50,
+max; a phase's transaction from claim to commit, stored views included) and phases
+adjudicated per second, on SQLite and, when one answers at 127.0.0.1:5432 (database
+``test``), on PostgreSQL in a schema of its own that is dropped afterwards::
 
     python benchmarks/load_server.py                 # both back ends, default sizes
     python benchmarks/load_server.py --games 50 --concurrency 32 --backend sqlite
 
-The load is bounded (at most 200 games, 64 client threads, 10 phases) and only ever sent to
-127.0.0.1.
+With ``--rate R`` the submissions are sent open-loop instead: R a second for ``--seconds``,
+each timed from the moment it was due to be sent (a late client counts against the server,
+so queueing is not hidden), with the server's CPU time, the machine's load and wall time::
+
+    python benchmarks/load_server.py --rate 200 --seconds 20 --web-workers 2
+
+The load is bounded (at most 200 games, 64 client threads, 10 phases, 400 a second for 60
+seconds) and only ever sent to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -52,13 +59,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process and all its descendants, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += times.get(p, 0.0)
+        todo += children.get(p, [])
+    return total
+
+
 @contextmanager
-def server(database_url: str):  # type: ignore[no-untyped-def]
+def server(database_url: str, web_workers: int = 1):  # type: ignore[no-untyped-def]
     port = free_port()
     env = {**os.environ, "CALHAMER_SECRET_KEY": "load-test", "CALHAMER_DATABASE_URL": ""}
+    extra = ["--workers", str(web_workers)] if web_workers > 1 else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "calhamer.cli", "serve", "--host", HOST, "--port", str(port),
-         "--no-worker", "--database", database_url, "--log-level", "warning"],
+         "--no-worker", "--database", database_url, "--log-level", "warning", *extra],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     base = f"http://{HOST}:{port}"
@@ -74,7 +105,7 @@ def server(database_url: str):  # type: ignore[no-untyped-def]
                 why = proc.stderr.read() if proc.stderr else ""
                 raise SystemExit(f"the server did not start: {why}")
             time.sleep(0.2)
-        yield base
+        yield base, proc.pid
     finally:
         proc.terminate()
         try:
@@ -108,13 +139,16 @@ def postgres_reachable() -> str | None:
     return None
 
 
-def setup_games(client: httpx.Client, games: int) -> list[dict[str, Any]]:
+def setup_games(client: httpx.Client, games: int,
+                variant: str = "standard") -> list[dict[str, Any]]:
     made = []
+    # One gamemaster for every game (the judge limits sign-ups per address); the players
+    # are guests who join by invitation.
+    r = client.post("/api/users", json={"username": "gm", "password": "load test pw"})
+    r.raise_for_status()
+    gm = {"Authorization": "Bearer " + r.json()["token"]}
     for n in range(games):
-        r = client.post("/api/users", json={"username": f"gm{n}", "password": "load test pw"})
-        r.raise_for_status()
-        gm = {"Authorization": "Bearer " + r.json()["token"]}
-        r = client.post("/api/games", json={"name": f"load {n}",
+        r = client.post("/api/games", json={"name": f"load {n}", "variant": variant,
                                             "deadlines": {"movement": 0, "retreat": 0,
                                                           "adjustment": 0}}, headers=gm)
         r.raise_for_status()
@@ -154,9 +188,11 @@ def submit_all(base: str, games: list[dict[str, Any]], concurrency: int) -> list
 
 
 def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
-                   workers: int) -> tuple[int, float]:
+                   workers: int) -> tuple[list[float], float]:
+    """Ask for every game's adjudication and let ``workers`` threads process them: each
+    phase's time (claim to commit), and the wall time of them all."""
     from calhamer.server.config import Settings
-    from calhamer.server.worker import process_due
+    from calhamer.server.worker import process_one
 
     with httpx.Client(base_url=base, timeout=60) as client:
         for game in games:
@@ -167,13 +203,20 @@ def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
                         headers=game["gm"]).raise_for_status()
     settings = Settings(database_url=database_url)
     db = settings.open_database()
-    done: list[str] = []
+    times: list[float] = []
     lock = threading.Lock()
 
     def drain(n: int) -> None:
-        got = process_due(db, settings, name=f"load-worker-{n}")
-        with lock:
-            done.extend(got)
+        while True:
+            started = time.perf_counter()
+            got = process_one(db, settings, name=f"load-worker-{n}")
+            elapsed = time.perf_counter() - started
+            if got is None:
+                return
+            if got.endswith("failed"):
+                raise SystemExit(f"adjudication failed: {got}")
+            with lock:
+                times.append(elapsed)
 
     started = time.perf_counter()
     threads = [threading.Thread(target=drain, args=(n,)) for n in range(workers)]
@@ -183,7 +226,7 @@ def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
         t.join()
     elapsed = time.perf_counter() - started
     db.dispose()
-    return len(done), elapsed
+    return times, elapsed
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -192,24 +235,92 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(label: str, database_url: str, args: argparse.Namespace) -> None:
-    with server(database_url) as base, httpx.Client(base_url=base, timeout=60) as client:
-        games = setup_games(client, args.games)
+    if args.rate:
+        run_rate(label, database_url, args)
+        return
+    with server(database_url, args.web_workers) as (base, _pid), \
+            httpx.Client(base_url=base, timeout=60) as client:
+        games = setup_games(client, args.games, args.variant)
         latencies: list[float] = []
-        adjudicated, adjudication_time = 0, 0.0
+        phase_times: list[float] = []
+        adjudication_time = 0.0
         for _ in range(args.phases):
             latencies += submit_all(base, games, args.concurrency)
-            count, seconds = adjudicate_all(base, database_url, games, args.workers)
-            adjudicated += count
+            times, seconds = adjudicate_all(base, database_url, games, args.workers)
+            phase_times += times
             adjudication_time += seconds
     ms = [x * 1000 for x in latencies]
-    print(f"{label}: {args.games} games x 7 players, {args.phases} phases, "
-          f"{args.concurrency} client threads, {args.workers} worker threads")
+    print(f"{label}: {args.games} {args.variant} games x 7 players, {args.phases} phases, "
+          f"{args.concurrency} client threads, {args.workers} worker threads, "
+          f"{args.web_workers} web process(es)")
     print(f"  order submissions: {len(ms)}, latency p50 {percentile(ms, 0.5):.1f} ms, "
           f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, "
           f"mean {statistics.fmean(ms):.1f} ms")
+    adjudicated = len(phase_times)
     rate = adjudicated / adjudication_time if adjudication_time else 0.0
+    each = [x * 1000 for x in phase_times]
     print(f"  phases adjudicated: {adjudicated} in {adjudication_time:.2f} s, "
-          f"{rate:.1f} phases/s")
+          f"{rate:.1f} phases/s; each phase p50 {percentile(each, 0.5):.1f} ms, "
+          f"max {max(each):.1f} ms")
+
+
+def run_rate(label: str, database_url: str, args: argparse.Namespace) -> None:
+    """Order submissions sent open-loop at ``args.rate`` a second for ``args.seconds``."""
+    with server(database_url, args.web_workers) as (base, pid), \
+            httpx.Client(base_url=base, timeout=60) as client:
+        games = setup_games(client, args.games, args.variant)
+        jobs = []
+        for game in games:
+            for power, headers in game["players"].items():
+                view = client.get(f"/api/games/{game['id']}", headers=headers).json()
+                units = view["position"]["units"].get(power, [])
+                jobs.append((game["id"], headers, {"phase": view["game"]["phase"],
+                                                    "orders": [f"{u} H" for u in units]}))
+        total = int(args.rate * args.seconds)
+        local = threading.local()
+        latencies: list[float] = [0.0] * total
+        errors: list[str] = []
+
+        def one(n: int, due: float) -> None:
+            if not hasattr(local, "client"):
+                local.client = httpx.Client(base_url=base, timeout=60)
+            game_id, headers, body = jobs[n % len(jobs)]
+            r = local.client.put(f"/api/games/{game_id}/orders", headers=headers, json=body)
+            latencies[n] = time.perf_counter() - due
+            if r.status_code != 200:
+                errors.append(f"{r.status_code} {r.text[:200]}")
+
+        # warm the server's connections and caches, untimed
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            list(pool.map(lambda n: one(n, time.perf_counter()), range(min(total, 200))))
+        load_before = os.getloadavg()
+        cpu_before = cpu_seconds(pid)
+        client_cpu_before = time.process_time()
+        started = time.perf_counter()
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            for n in range(total):
+                due = started + n / args.rate
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                pool.submit(one, n, due)
+        wall = time.perf_counter() - started
+        server_cpu = cpu_seconds(pid) - cpu_before
+        client_cpu = time.process_time() - client_cpu_before
+        load_after = os.getloadavg()
+    if errors:
+        raise SystemExit(f"{len(errors)} submissions failed, the first: {errors[0]}")
+    ms = [x * 1000 for x in latencies]
+    print(f"{label}: {total} order submissions at {args.rate:g}/s for {args.seconds:g} s "
+          f"({args.games} games, {args.concurrency} client threads, "
+          f"{args.web_workers} web process(es))")
+    print(f"  latency from when due: p50 {percentile(ms, 0.5):.1f} ms, "
+          f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, "
+          f"mean {statistics.fmean(ms):.1f} ms")
+    print(f"  wall {wall:.1f} s (achieved {total / wall:.0f}/s); server CPU {server_cpu:.1f} s "
+          f"({server_cpu / total * 1000:.2f} ms a submission), client CPU {client_cpu:.1f} s; "
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
+          f"({os.cpu_count()} cores)")
 
 
 def main() -> None:
@@ -219,12 +330,23 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16,
                         help="client threads submitting orders (at most 64)")
     parser.add_argument("--workers", type=int, default=2, help="worker threads (at most 8)")
+    parser.add_argument("--web-workers", type=int, default=1,
+                        help="web server processes (calhamer serve --workers; at most 8)")
+    parser.add_argument("--variant", default="standard",
+                        help="the games' variant (kriegsplomacy: stored views)")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="send order submissions open-loop, so many a second (at most 400)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="how long to send at --rate (at most 60)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     args = parser.parse_args()
     args.games = max(1, min(args.games, 200))
     args.phases = max(1, min(args.phases, 10))
     args.concurrency = max(1, min(args.concurrency, 64))
     args.workers = max(1, min(args.workers, 8))
+    args.web_workers = max(1, min(args.web_workers, 8))
+    args.rate = max(0.0, min(args.rate, 400.0))
+    args.seconds = max(1.0, min(args.seconds, 60.0))
     if args.backend in ("sqlite", "both"):
         with tempfile.TemporaryDirectory() as tmp:
             run("SQLite", f"sqlite:///{Path(tmp) / 'load.db'}", args)

@@ -24,6 +24,24 @@ PLAYERS = {"a", "b"}
 GM = {"gm"}
 EVERYONE = set(ROLES)
 LOGGED_IN = {"gm", "a", "b", "outsider"}
+IN_THREAD = {"gm", "a"}  # the gamemaster's conversation with France (see ``world``)
+
+
+def _read_mark(form: bool) -> Any:
+    """The body that marks the gamemaster's conversation with France read (made at call time:
+    it names the message's id)."""
+    def body(judge: Judge) -> dict[str, Any]:
+        from sqlalchemy import select
+
+        from calhamer.server.models import Message
+
+        with judge.database.session() as session:
+            last = session.scalar(select(Message.id).where(
+                Message.game_id == judge.game["id"], Message.body == "private to France"))
+        assert last is not None
+        return {"thread": "FRANCE+GM", "last": str(last) if form else last}
+    return body
+
 
 # (method, path): who may use it, and the body to send.
 RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
@@ -57,6 +75,8 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/api/games/{game_id}/messages"): (MEMBERS, None),
     ("POST", "/api/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
     ("GET", "/api/games/{game_id}/events"): (MEMBERS, None),
+    ("GET", "/api/games/{game_id}/threads"): (MEMBERS, None),
+    ("POST", "/api/games/{game_id}/threads/read"): (IN_THREAD, _read_mark(form=False)),
     # the pages
     ("GET", "/"): (EVERYONE, None),
     ("GET", "/signup"): (EVERYONE, None),
@@ -87,6 +107,7 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("POST", "/games/{game_id}/messages"): (MEMBERS, {"body": "hello"}),
     ("GET", "/games/{game_id}/options"): (MEMBERS, None),
     ("GET", "/games/{game_id}/events"): (MEMBERS, None),
+    ("POST", "/games/{game_id}/threads/read"): (IN_THREAD, _read_mark(form=True)),
     ("GET", "/lobby"): (EVERYONE, None),
 }
 
@@ -176,6 +197,7 @@ def test_game_routes_as_every_role(world, route):
     judge, callers = world
     method, path = route
     allowed, body = RULES[route]
+    body = body(judge) if callable(body) else body
     gid = judge.game["id"]
     for role in ROLES:
         caller = callers[role]

@@ -88,3 +88,38 @@ def test_conversations_follow_the_press_setting(live_server, chromium, setting):
         expect(france.locator("form.reply")).to_have_count(0)
         expect(france.locator("#press-form")).to_have_count(0)
         expect(france.locator("#press")).to_contain_text("This game has no press")
+
+
+def test_unread_markers_follow_the_account_across_browsers(live_server, chromium):  # noqa: F811
+    """France reads a thread on the laptop: the phone (another browser context, the same
+    account) shows it read; a new message makes it new in both."""
+    from playwright.sync_api import expect
+
+    table = standard_table(live_server)
+    table.message("GERMANY", "Burgundy, then?", to=["FRANCE"])
+    table.message("GERMANY", "Or Belgium?", to=["FRANCE"])
+    table.message("GERMANY", "Hello all")
+    table.message("GM", "Deadlines are firm")
+    laptop = table.browse(chromium, "FRANCE")
+    phone = table.browse(chromium, "FRANCE")
+    for page in (laptop, phone):
+        expect(_thread(page, "Germany").locator(".unread")).to_have_text("2 new")
+        expect(_thread(page, "Everyone").locator(".unread")).to_have_text("1 new")
+        expect(page.locator("#announcements .unread")).to_have_count(0)
+
+    with laptop.expect_response(lambda r: r.url.endswith("/threads/read")) as told:
+        _thread(laptop, "Germany").locator("summary").click()
+    assert told.value.status == 204
+    expect(_thread(laptop, "Germany").locator(".unread")).to_be_hidden()
+
+    _reload(phone)
+    expect(_thread(phone, "Germany").locator(".unread")).to_be_hidden()
+    expect(_thread(phone, "Germany")).not_to_have_class(re.compile("has-unread"))
+    expect(_thread(phone, "Everyone").locator(".unread")).to_have_text("1 new")
+
+    # A new message: the live pages reload themselves, and it is new in both browsers.
+    _thread(laptop, "Germany").locator("summary").click()  # closed, so it is not read here
+    table.message("GERMANY", "Agreed?", to=["FRANCE"])
+    for page in (laptop, phone):
+        expect(_thread(page, "Germany").locator(".unread")).to_have_text("1 new",
+                                                                          timeout=10_000)

@@ -49,6 +49,7 @@ ORDER_MARKS = {p: f"# orders-of-{p.lower()}-now" for p in ("FRANCE", "GERMANY", 
 BID_MARKS = {p: f"1 DP: A Bel - Zzbid{p.lower()}" for p in ("FRANCE", "GERMANY", "ITALY")}
 HIDDEN_UNITS = {"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A MUN", "A BER", "F KIE"]}
 PRESS_MARK = "a word from France for Germany alone"
+PRESS_THREAD = "FRANCE+GERMANY"  # the conversation it starts: Italy may not learn it exists
 BUILD_MARK = {p: f"# builds-of-{p.lower()}" for p in ("FRANCE", "GERMANY", "ITALY")}
 
 
@@ -142,7 +143,7 @@ class World:
 
     def secrets(self) -> dict[str, list[str]]:
         """Each secret's name and the strings that give it away."""
-        out: dict[str, list[str]] = {"press:FRANCE": [PRESS_MARK]}
+        out: dict[str, list[str]] = {"press:FRANCE": [PRESS_MARK, PRESS_THREAD]}
         for power in ("FRANCE", "GERMANY", "ITALY"):
             out[f"orders:{power}"] = [ORDER_MARKS[power]]
             if self.variant.bids:
@@ -259,6 +260,18 @@ def _unique(prefix: str) -> str:
     return f"{prefix}{next(_counter)}"
 
 
+def _press_mark_id(world: World, game_id: str) -> int:
+    """The id of France's message to Germany in the game (1 in a game without it)."""
+    from sqlalchemy import select
+
+    from calhamer.server.models import Message
+
+    with world.judge.database.session() as session:
+        found = session.scalar(select(Message.id).where(Message.game_id == game_id,
+                                                        Message.body == PRESS_MARK))
+    return found or 1
+
+
 def route_calls(world: World, method: str, path: str, game_id: str) -> list[tuple[str, Any]]:
     """The concrete calls that try a route: (path, body). Every route of the app must be
     known here; an unknown one fails the test that enumerates them."""
@@ -293,6 +306,10 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("GET", "/api/games/{game_id}/phases/{code}/picture"): None,
         ("GET", "/api/games/{game_id}/messages"): None,
         ("POST", "/api/games/{game_id}/messages"): {"body": "hello", "to": ["FRANCE"]},
+        ("GET", "/api/games/{game_id}/threads"): None,
+        # marking read a conversation of France and Germany: theirs, not Italy's
+        ("POST", "/api/games/{game_id}/threads/read"): lambda: {
+            "thread": PRESS_THREAD, "last": _press_mark_id(world, game_id)},
     }
     page_bodies: dict[tuple[str, str], Any] = {
         ("GET", "/"): None,
@@ -326,6 +343,8 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("GET", "/lobby"): None,
         ("GET", "/games/{game_id}/events"): None,
         ("POST", "/games/{game_id}/messages"): {"body": "hello", "to": "FRANCE"},
+        ("POST", "/games/{game_id}/threads/read"): lambda: {
+            "thread": PRESS_THREAD, "last": str(_press_mark_id(world, game_id))},
         # FastAPI's own pages: the schema and its browsers
         ("GET", "/openapi.json"): None,
         ("GET", "/docs"): None,
@@ -438,6 +457,7 @@ def comparable(text: str, game_id: str, path: str) -> str:
             return text
         return json.dumps(_without_ids(doc, path), sort_keys=True)
     text = re.sub(r'<section id="gm">.*?</section>', "", text, flags=re.S)
+    text = re.sub(r'data-last="\d+"', 'data-last="ID"', text)
     text = re.sub(r"\s+", " ", text)
     return text.replace("you are the gamemaster and play", "you play")
 
@@ -449,6 +469,9 @@ def _without_ids(doc: Any, path: str) -> Any:
             out["role"] = "ROLE"
         if path.endswith("/messages"):
             out.pop("id", None)
+        if path.endswith("/threads"):
+            for key in ("last", "last_read"):
+                out.pop(key, None)
         return out
     if isinstance(doc, list):
         return [_without_ids(item, path) for item in doc]
@@ -560,3 +583,67 @@ def test_once_the_game_is_over_the_seated_gamemaster_sees_all(world: World) -> N
     assert r.status_code == 200, r.text
     after = seated.call("GET", f"/api/games/{x}/orders").json()
     assert {"FRANCE", "GERMANY", "ITALY"} <= set(after)
+
+
+# -- read marks are each account's own ------------------------------------------------------------
+
+
+def _answers(world: World, role: str) -> dict[str, str]:
+    """Every GET game route's answer to ``role`` (the role's own game)."""
+    app = world.judge.client.app
+    caller, gid = world.callers[role], world.game_of(role)
+    out = {}
+    for method, path in app_routes(app):
+        if method != "GET" or "{game_id}" not in path:
+            continue
+        for url, body in route_calls(world, method, path, gid):
+            out[url] = answer_text(caller.call(method, url, body))
+    return out
+
+
+def test_no_route_tells_one_account_how_far_another_has_read(world: World) -> None:
+    """France reads its conversation with Germany: no answer to Italy's player or to the
+    gamemaster changes, Italy cannot mark (or learn of) that conversation, and the
+    gamemaster's own mark for it is untouched."""
+    from calhamer.server.models import User
+
+    gid = world.games["Y"]
+    with world.judge.database.session() as session:
+        france_id = session.scalar(select_user_id(User, "francey"))
+    france = Caller(world.judge.client.app, france_id)
+    before = {role: _answers(world, role) for role in ("player", "gm")}
+    threads = {t["thread"]: t for t in france.call("GET", f"/api/games/{gid}/threads").json()}
+    assert threads[PRESS_THREAD]["unread"] == 0  # France wrote it
+    assert threads[PRESS_THREAD]["last_read"] == 0  # and has not marked it read
+    gm = world.callers["gm"]
+    gm_threads = {t["thread"]: t for t in gm.call("GET", f"/api/games/{gid}/threads").json()}
+    last = _press_mark_id(world, gid)
+    r = france.call("POST", f"/api/games/{gid}/threads/read",
+                    {"thread": PRESS_THREAD, "last": last})
+    assert r.status_code == 200, r.text
+    assert r.json()["last_read"] == last
+    after = {role: _answers(world, role) for role in ("player", "gm")}
+    for role in before:
+        changed = [url for url in before[role] if before[role][url] != after[role][url]]
+        assert not changed, f"{role} is told that France read: {changed}"
+    gm_after = {t["thread"]: t for t in gm.call("GET", f"/api/games/{gid}/threads").json()}
+    assert gm_after[PRESS_THREAD] == gm_threads[PRESS_THREAD]
+    # Italy's player: the conversation is not theirs, and answers as one that does not exist.
+    italy = world.callers["player"]
+    assert PRESS_THREAD not in {t["thread"] for t in
+                                italy.call("GET", f"/api/games/{gid}/threads").json()}
+    theirs = italy.call("POST", f"/api/games/{gid}/threads/read",
+                        {"thread": PRESS_THREAD, "last": last})
+    nothing = italy.call("POST", f"/api/games/{gid}/threads/read",
+                         {"thread": "AUSTRIA+TURKEY", "last": last + 1000})
+    assert theirs.status_code == nothing.status_code == 404
+    assert theirs.text == nothing.text
+    page = italy.call("POST", f"/games/{gid}/threads/read",
+                      {"thread": PRESS_THREAD, "last": str(last)})
+    assert page.status_code == 404
+
+
+def select_user_id(user: Any, username: str) -> Any:
+    from sqlalchemy import select
+
+    return select(user.id).where(user.username == username)

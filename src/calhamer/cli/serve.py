@@ -29,6 +29,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.database:
         overrides["database_url"] = args.database
     settings = Settings.from_env(**overrides)
+    if args.workers > 1:
+        # Each process makes its own app from the environment (uvicorn's factory); the
+        # schema is brought up to date once, here, before they start.
+        import os
+
+        os.environ["CALHAMER_DATABASE_URL"] = settings.resolved_database_url()
+        os.environ["CALHAMER_EMBEDDED_WORKER"] = "0" if args.no_worker else "1"
+        db = settings.open_database()
+        db.migrate()
+        db.dispose()
+        print(f"calhamer: serving on http://{args.host}:{args.port}/ with {args.workers} "
+              f"processes (database {_safe_url(settings.resolved_database_url())})",
+              file=sys.stderr)
+        uvicorn.run("calhamer.server.app:app_from_env", factory=True, workers=args.workers,
+                    host=args.host, port=args.port, log_level=args.log_level,
+                    proxy_headers=args.proxy_headers)
+        return OK
     app = create_app(settings)
     print(f"calhamer: serving on http://{args.host}:{args.port}/ "
           f"(database {_safe_url(settings.resolved_database_url())})", file=sys.stderr)
@@ -70,6 +87,16 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return OK
 
 
+def _processes(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError("--workers takes a whole number from 1 to 64")
+    return n
+
+
 def _safe_url(url: str) -> str:
     """A database URL without its password, for messages."""
     from sqlalchemy.engine import make_url
@@ -86,6 +113,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     p.add_argument("--database", metavar="URL", help="database URL (overrides the environment)")
+    p.add_argument("--workers", type=_processes, default=1, metavar="N",
+                   help="web processes (1); each runs its own worker unless --no-worker")
     p.add_argument("--no-worker", action="store_true",
                    help="do not adjudicate here; leave it to 'calhamer worker' processes")
     p.add_argument("--proxy-headers", action="store_true",

@@ -87,6 +87,12 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     return app
 
 
+def app_from_env() -> FastAPI:
+    """The app as the environment configures it: what each process of ``calhamer serve
+    --workers N`` makes (uvicorn imports this factory in every process)."""
+    return create_app(Settings.from_env())
+
+
 def _version() -> str:
     from calhamer import __version__
 

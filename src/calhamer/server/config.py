@@ -86,6 +86,7 @@ class Settings:
             public_url=env.get("CALHAMER_PUBLIC_URL", "").rstrip("/"),
             secure_cookies=env.get("CALHAMER_SECURE_COOKIES", "") in ("1", "true", "yes"),
             worker_pause_in_transaction=float(env.get("CALHAMER_TEST_WORKER_PAUSE", "0") or 0),
+            embedded_worker=env.get("CALHAMER_EMBEDDED_WORKER", "1") not in ("0", "false", "no"),
         )
         for key, value in overrides.items():
             setattr(settings, key, value)

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from calhamer.server.config import Settings
@@ -47,19 +48,24 @@ class CsrfError(Exception):
     """A form POST without the right CSRF token (403)."""
 
 
-def get_settings(request: Request) -> Settings:
+# Dependencies that only read what is at hand are ``async``: FastAPI runs each plain ``def``
+# dependency in its thread pool, a hop per dependency and request. Those that use the
+# database stay plain functions (they block).
+
+
+async def get_settings(request: Request) -> Settings:
     return cast(Settings, request.app.state.settings)
 
 
-def get_database(request: Request) -> Database:
+async def get_database(request: Request) -> Database:
     return cast(Database, request.app.state.db)
 
 
-def get_signer(request: Request) -> Signer:
+async def get_signer(request: Request) -> Signer:
     return cast(Signer, request.app.state.signer)
 
 
-def get_passwords(request: Request) -> Passwords:
+async def get_passwords(request: Request) -> Passwords:
     return cast(Passwords, request.app.state.passwords)
 
 
@@ -79,17 +85,20 @@ def get_session(request: Request, db: DatabaseDep) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def get_now(settings: SettingsDep) -> datetime:
+async def get_now(settings: SettingsDep) -> datetime:
     return settings.clock()
 
 
 Now = Annotated[datetime, Depends(get_now)]
 
 
+_USER = select(User).where(User.id == bindparam("user_id"))  # built once: every request asks
+
+
 def _user(session: Session, user_id: int | None, epoch: int) -> User | None:
     if user_id is None:
         return None
-    user = session.get(User, user_id)
+    user = session.scalars(_USER, {"user_id": user_id}).first()
     if user is None or user.session_epoch != epoch:
         raise AuthError("your session has ended; log in again")
     return user
@@ -123,7 +132,7 @@ def optional_api_user(request: Request, session: SessionDep, signer: SignerDep) 
 OptionalApiUser = Annotated[User | None, Depends(optional_api_user)]
 
 
-def api_user(user: OptionalApiUser) -> User:
+async def api_user(user: OptionalApiUser) -> User:
     if user is None:
         raise AuthError('log in first: send "Authorization: Bearer <token>"')
     return user

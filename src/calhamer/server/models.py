@@ -193,6 +193,23 @@ class Message(Base):
     __table_args__ = (Index("ix_messages_game", "game_id", "id"),)
 
 
+class PressRead(Base):
+    """How far an account has read one conversation of a game: the id of the last message of
+    the thread it has read. ``thread`` is the thread's key, its participants' codes joined by
+    "+" (sorted), or "ALL" for the players' messages to all; the gamemaster's announcements
+    have no thread and no mark. Kept per account, so the mark follows them from browser to
+    browser; nobody else's is ever read."""
+
+    __tablename__ = "press_reads"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    thread: Mapped[str] = mapped_column(String(200))
+    last_read: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id", "thread"),)
+
+
 class Event(Base):
     """The game log: phases adjudicated (and by which worker), gamemaster actions."""
 

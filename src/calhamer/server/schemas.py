@@ -292,6 +292,22 @@ class MessageOut(BaseModel):
     at: UtcTime
 
 
+class ThreadOut(BaseModel):
+    """A conversation you may read, and how far your account has read it."""
+
+    thread: str  # its participants' codes joined by "+", or "ALL" (players' messages to all)
+    members: list[str]  # empty for "ALL"
+    messages: int
+    last: int  # the id of its latest message
+    last_read: int  # the id of the last message you have read (0: none)
+    unread: int  # messages by others after it
+
+
+class ReadIn(In):
+    thread: Annotated[str, Field(min_length=1, max_length=200)]
+    last: Annotated[int, Field(ge=1, description="the id of the last message read")]
+
+
 # -- the gamemaster -------------------------------------------------------------------------------
 
 

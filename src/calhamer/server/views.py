@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, bindparam, select
+from sqlalchemy.orm import Session, lazyload
 
 from calhamer.server.models import GameRow, Seat, User
 from calhamer.variants import find_variant
@@ -54,16 +54,26 @@ class Viewer:
         return self.is_gm and (self.power is None or self.game.status == "finished")
 
 
+# One query, built once: the game and the user's seat in it (the other seats are read when
+# used). Every request for a game asks it, so it is not rebuilt and re-keyed each time.
+_VIEWER = (
+    select(GameRow, Seat.power)
+    .outerjoin(Seat, and_(Seat.game_id == GameRow.id, Seat.user_id == bindparam("user_id")))
+    .where(GameRow.id == bindparam("game_id"))
+    .options(lazyload(GameRow.seats))
+    .order_by(Seat.id)
+    .limit(1)
+)
+
+
 def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | None:
     """The user's standing in the game, or None when the game is unknown or not theirs."""
     if user is None or not GAME_ID.fullmatch(game_id):
         return None
-    game = session.get(GameRow, game_id)
-    if game is None:
+    row = session.execute(_VIEWER, {"game_id": game_id, "user_id": user.id}).first()
+    if row is None:
         return None
-    power = session.scalar(
-        select(Seat.power).where(Seat.game_id == game.id, Seat.user_id == user.id)
-    )
+    game, power = row
     is_gm = game.gm_id == user.id
     if not is_gm and power is None:
         return None

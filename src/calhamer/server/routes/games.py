@@ -201,7 +201,8 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     messages = press.messages_for(session, viewer)
     context["messages"] = messages
     context["announcements"], context["threads"] = conversations(
-        viewer, messages, {p.code: p.name for p in position.map.powers})
+        viewer, messages, {p.code: p.name for p in position.map.powers},
+        press.thread_states(session, viewer, messages))
     if common.takes_bids(game) and position.phase.is_movement:
         context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
@@ -259,30 +260,34 @@ class Thread:
     messages: list[Message] = field(default_factory=list)
     reply_to: list[str] = field(default_factory=list)  # the others, for a reply
     can_reply: bool = False
+    unread: int = 0  # messages by others after the last one the account has read
 
 
-def conversations(viewer: Viewer, messages: list[Message],
-                  powers: dict[str, str]) -> tuple[list[Message], list[Thread]]:
+def conversations(viewer: Viewer, messages: list[Message], powers: dict[str, str],
+                  states: dict[str, press.ThreadState] | None = None,
+                  ) -> tuple[list[Message], list[Thread]]:
     """The messages the viewer may read (``press.messages_for``), as the gamemaster's
     announcements (from the gamemaster to all) and one thread per set of participants, the
-    most recently written first. A thread may be answered where the game's press setting lets
-    the viewer write to its participants (the gamemaster who plays no power: always)."""
-    me = viewer.power or ("GM" if viewer.is_gm else "")
+    most recently written first, each with how many of its messages the viewer's account has
+    not read (``states``: ``press.thread_states``). A thread may be answered where the game's
+    press setting lets the viewer write to its participants (the gamemaster who plays no
+    power: always)."""
+    me = press.me_of(viewer)
     as_gm = viewer.is_gm and viewer.power is None
     open_game = viewer.game.status != "finished"
     announcements: list[Message] = []
     threads: dict[str, Thread] = {}
     last: dict[str, int] = {}
     for n, m in enumerate(messages):
-        if not m.recipients:
-            if m.sender == press.GM:
-                announcements.append(m)
-                continue
-            key, title, others = "ALL", "Everyone", []
+        key = press.thread_key(m)
+        if key is None:
+            announcements.append(m)
+            continue
+        if key == "ALL":
+            title, others = "Everyone", []
         else:
-            members = sorted({m.sender, *m.recipients})
+            members = key.split("+")
             others = [p for p in members if p != me]
-            key = "+".join(members)
             named = others if me in members else members
             title = ", ".join("Gamemaster" if p == press.GM else powers.get(p, p) for p in named)
         thread = threads.setdefault(key, Thread(key, title))
@@ -293,6 +298,9 @@ def conversations(viewer: Viewer, messages: list[Message],
         elif me in key.split("+") and press.GM not in others:
             thread.reply_to = others
             thread.can_reply = open_game and (as_gm or viewer.game.press == "full")
+    for thread in threads.values():
+        if states is not None and thread.key in states:
+            thread.unread = states[thread.key].unread
     ordered = sorted(threads.values(), key=lambda t: -last[t.key])
     return announcements, ordered
 

@@ -8,9 +8,13 @@ nothing the viewer's own page would not tell them. The page reloads its part on 
 The digest is made only of what the viewer may read, so two viewers who may read the same
 get the same events, and nobody can tell from theirs that someone else did something unseen.
 
-Each stream looks for changes every ``Settings.events_poll_seconds`` with a fresh database
-session (who may see the game is asked again each time: a replaced player's stream ends) and
-ends after ``Settings.events_seconds``; the browser's EventSource reconnects by itself.
+Each stream looks for changes every ``Settings.events_poll_seconds`` and ends after
+``Settings.events_seconds``; the browser's EventSource reconnects by itself. A look is one
+cheap query (:func:`probe`: the game's row and a few counts and maxima over its messages,
+the current phase's orders and the seats), the same for every viewer; only when that
+changes (and every ``FULL_EVERY`` looks regardless) is the viewer's event made again from
+what they may read, with who may see the game asked again (a replaced player's stream ends).
+The probe only decides when to look closer, never what is sent, so it tells nobody anything.
 """
 
 from __future__ import annotations
@@ -19,15 +23,17 @@ import asyncio
 import hashlib
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from calhamer.server.db import Database
 from calhamer.server.deps import ApiViewer, PageViewer
-from calhamer.server.models import Seat, User
+from calhamer.server.models import GameRow, Message, OrderSet, PhaseRow, Seat, User
 from calhamer.server.services import games, orders, press
 from calhamer.server.views import Viewer, viewer_for
 
@@ -43,7 +49,7 @@ def state_of(session: Session, viewer: Viewer) -> str:
     """The event for ``viewer`` now (a JSON text). A game page carries the one it was drawn
     from, so that a change made before its stream connects is not missed."""
     game = viewer.game
-    phase = games.current_phase(session, game)
+    phase = games.current_phase(session, game, position=False)
     messages = press.messages_for(session, viewer)
     seen: list[object] = [
         phase.code, game.status, _when(game.deadline), bool(game.process_requested),
@@ -56,6 +62,36 @@ def state_of(session: Session, viewer: Viewer) -> str:
                            session.query(Seat).filter(Seat.game_id == game.id)))
     digest = hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest()[:20]
     return json.dumps({"phase": phase.code, "messages": len(messages), "state": digest})
+
+
+FULL_EVERY = 15  # looks between full remakes of the event, whatever the probe says
+
+_current = (select(PhaseRow.id)
+            .where(PhaseRow.game_id == GameRow.id, PhaseRow.index == GameRow.phase_index)
+            .correlate(GameRow)  # the outer query's game, two levels up
+            .scalar_subquery())
+_orders = OrderSet.phase_id == _current
+# Everything ``state_of`` reads, summed up in one row: a change to any of it changes the row
+# (the orders' ids summed over the ready ones tell a mark given from one taken at the same
+# instant).
+_PROBE = select(
+    GameRow.phase_index, GameRow.status, GameRow.deadline, GameRow.process_requested,
+    select(func.max(Message.id)).where(Message.game_id == GameRow.id).scalar_subquery(),
+    select(func.count(OrderSet.id)).where(_orders).scalar_subquery(),
+    select(func.sum(case((OrderSet.ready, OrderSet.id), else_=0))).where(_orders)
+    .scalar_subquery(),
+    select(func.max(OrderSet.updated_at)).where(_orders).scalar_subquery(),
+    select(func.min(OrderSet.updated_at)).where(_orders).scalar_subquery(),
+    select(func.sum(Seat.user_id)).where(Seat.game_id == GameRow.id).scalar_subquery(),
+    select(func.count(Seat.user_id)).where(Seat.game_id == GameRow.id).scalar_subquery(),
+).where(GameRow.id == bindparam("game_id"))
+
+
+def probe(db: Database, game_id: str) -> tuple[Any, ...] | None:
+    """The game's change probe (None for a game that is gone)."""
+    with db.session() as session:
+        row = session.execute(_PROBE, {"game_id": game_id}).first()
+    return None if row is None else tuple(row)
 
 
 def snapshot(db: Database, game_id: str, user_id: int) -> str | None:
@@ -74,15 +110,21 @@ async def _stream(request: Request, game_id: str, user_id: int) -> AsyncIterator
     loop = asyncio.get_running_loop()
     until = loop.time() + settings.events_seconds
     last = None
+    looked: tuple[Any, ...] | None = None
+    looks = 0
     yield "retry: 2000\n\n"
     while True:
-        event = await run_in_threadpool(snapshot, db, game_id, user_id)
-        if event is None:
-            yield "event: gone\ndata: {}\n\n"
-            return
-        if event != last:
-            yield f"event: state\ndata: {event}\n\n"
-            last = event
+        now = await run_in_threadpool(probe, db, game_id)
+        if last is None or now is None or now != looked or looks >= FULL_EVERY:
+            event = await run_in_threadpool(snapshot, db, game_id, user_id)
+            if event is None:
+                yield "event: gone\ndata: {}\n\n"
+                return
+            looked, looks = now, 0
+            if event != last:
+                yield f"event: state\ndata: {event}\n\n"
+                last = event
+        looks += 1
         if loop.time() >= until or await request.is_disconnected():
             return
         await asyncio.sleep(settings.events_poll_seconds)

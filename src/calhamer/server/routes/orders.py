@@ -36,7 +36,7 @@ class CheckIn(BaseModel):
 def _check(session: Session, viewer: Viewer, lines: list[str]) -> list[OrderCheckOut]:
     if viewer.power is None:
         raise NotFound()
-    phase = games.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game, position=False)
     given = orders.split_lines(lines)
     return present.checks_out(orders.check_lines(viewer.game, phase, viewer.power, given))
 
@@ -58,7 +58,7 @@ def _too_many(lines: list[str], limit: int) -> None:
 @api.get("/orders", response_model=dict[str, OrdersOut],
          summary="The current phase's orders you may read (yours; all for the GM)")
 def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
-    phase = games.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game, position=False)
     return {power: present.orders_out(viewer.game, phase, o)
             for power, o in orders.visible_orders(session, viewer, phase).items()}
 
@@ -71,12 +71,11 @@ def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
 def api_save(body: OrdersIn, viewer: ApiViewer, session: SessionDep, request: Request,
              now: Now, settings: SettingsDep) -> OrdersOut:
     _too_many(body.orders, settings.max_order_lines)
-    saved, checks = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
-                                       lines=body.orders, ready=body.ready, now=now)
+    saved = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
+                               lines=body.orders, ready=body.ready, now=now)
     session.commit()
     _wake_if_requested(request, viewer)
-    phase = games.current_phase(session, viewer.game)
-    return present.orders_out(viewer.game, phase, saved, checks)
+    return present.orders_out(viewer.game, saved.phase, saved.orders, saved.checks)
 
 
 @api.post("/orders/check", response_model=list[OrderCheckOut],
@@ -92,7 +91,8 @@ def api_ready(body: ReadyIn, viewer: ApiViewer, session: SessionDep, request: Re
                               now=now)
     session.commit()
     _wake_if_requested(request, viewer)
-    return present.orders_out(viewer.game, games.current_phase(session, viewer.game), marked)
+    phase = games.current_phase(session, viewer.game, position=False)
+    return present.orders_out(viewer.game, phase, marked)
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ def typed_back(session: Session, viewer: Viewer, csrf: str, given_phase: str, *,
     """A refused form's text, for the error page to give back, ready to be sent again for
     the phase being played now (the page says so when that is not the one it was typed for)."""
     game = viewer.game
-    phase = games.current_phase(session, game)
+    phase = games.current_phase(session, game, position=False)
     note = ""
     if game.status == "finished":
         note = "The game is over: keep a copy of this text if you need it."
@@ -161,7 +161,7 @@ class BoxCheckOut(OrderCheckOut):
 def _read_box(session: Session, viewer: Viewer, lines: list[str]) -> ReadMessage:
     if viewer.power is None:
         raise NotFound()
-    phase = games.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game, position=False)
     return orders.read_box(viewer.game, phase, viewer.power, "\n".join(lines))
 
 
@@ -170,7 +170,7 @@ def check(body: CheckIn, viewer: PageViewer, _: Csrf,
           session: SessionDep) -> list[BoxCheckOut]:
     """The order box read as a message: each order line checked, the others set aside."""
     message = _read_box(session, viewer, orders.split_lines(body.orders))
-    phase = games.current_phase(session, viewer.game)
+    phase = games.current_phase(session, viewer.game, position=False)
     numbers = [line.number for line in message.orders]
     checked = orders.check_lines(viewer.game, phase, viewer.power or "", message.order_texts())
     out = [BoxCheckOut(**{**c.model_dump(), "line": numbers[c.line - 1]})

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
+from collections import OrderedDict
 
 from calhamer.formats import position_from_json
 from calhamer.position import Position
@@ -38,9 +40,30 @@ def _position_from_text(text: str) -> Position:
     return position
 
 
+_by_phase: OrderedDict[tuple[int, str, int, str], Position] = OrderedDict()
+_by_phase_lock = threading.Lock()
+_BY_PHASE_SIZE = 2048
+
+
 def position_of(row: PhaseRow) -> Position:
-    """The position at the start of a phase (parsed once per distinct document)."""
-    return _position_from_text(json.dumps(row.position, sort_keys=True))
+    """The position at the start of a phase, parsed once per phase row and per distinct
+    document. A phase's position is written once, when the phase row is made, and never
+    changed, so it is kept by the row's identity (id, game, index, code): a request that
+    finds it here never reads the document from the database (``current_phase(...,
+    position=False)`` leaves it unread)."""
+    key = (row.id, row.game_id, row.index, row.code)
+    with _by_phase_lock:
+        found = _by_phase.get(key)
+        if found is not None:
+            _by_phase.move_to_end(key)
+            return found
+    position = _position_from_text(json.dumps(row.position, sort_keys=True))
+    if row.id is not None:
+        with _by_phase_lock:
+            _by_phase[key] = position
+            while len(_by_phase) > _BY_PHASE_SIZE:
+                _by_phase.popitem(last=False)
+    return position
 
 
 # -- variants ----------------------------------------------------------------------------------

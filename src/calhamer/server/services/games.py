@@ -13,8 +13,8 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, bindparam, or_, select
+from sqlalchemy.orm import Session, defer, lazyload
 
 from calhamer.errors import CalhamerError
 from calhamer.game import Game
@@ -166,18 +166,30 @@ def log(session: Session, game_id: str, now: datetime, kind: str, detail: str) -
 # -- locking and finding -----------------------------------------------------------------------
 
 
-def lock_game(session: Session, game_id: str, *, exclusive: bool = False) -> GameRow:
+def _lock_statement(exclusive: bool, seats: bool) -> Select[GameRow]:
+    statement = (select(GameRow).where(GameRow.id == bindparam("game_id"))
+                 .execution_options(populate_existing=True))
+    if not seats:
+        statement = statement.options(lazyload(GameRow.seats))
+    return statement.with_for_update(read=not exclusive)
+
+
+# Built once (every save asks one): building and keying a statement costs more than running it.
+_LOCK = {(exclusive, seats): _lock_statement(exclusive, seats)
+         for exclusive in (False, True) for seats in (False, True)}
+
+
+def lock_game(session: Session, game_id: str, *, exclusive: bool = False,
+              seats: bool = True) -> GameRow:
     """Read a game's row and lock it until the transaction ends.
 
     ``exclusive=False`` (saving orders) shares the lock with other savers but waits for, and
     blocks, an adjudication; ``exclusive=True`` is for ready marks and gamemaster actions,
     which decide from what the others have committed. On SQLite the writing transaction
-    already holds the database's write lock.
+    already holds the database's write lock. ``seats=False`` leaves the seats to be read
+    when first used (``seats.own_power`` reads the one it needs itself).
     """
-    statement = (select(GameRow).where(GameRow.id == game_id)
-                 .execution_options(populate_existing=True))
-    statement = statement.with_for_update(read=not exclusive)
-    game = session.scalars(statement).first()
+    game = session.scalars(_LOCK[exclusive, seats], {"game_id": game_id}).first()
     if game is None:
         raise NotFound()
     return game
@@ -197,11 +209,21 @@ def games_of(session: Session, user: User) -> list[GameRow]:
     return list(session.scalars(statement.order_by(GameRow.created_at.desc(), GameRow.id)))
 
 
-def current_phase(session: Session, game: GameRow) -> PhaseRow:
-    """The phase being played (the last one, once the game is over)."""
-    row = session.scalars(
-        select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.index == game.phase_index)
-    ).first()
+_PHASE = {
+    position: (select(PhaseRow)
+               .where(PhaseRow.game_id == bindparam("game_id"),
+                      PhaseRow.index == bindparam("index"))
+               .options(*([] if position else [defer(PhaseRow.position)])))
+    for position in (False, True)
+}
+
+
+def current_phase(session: Session, game: GameRow, *, position: bool = True) -> PhaseRow:
+    """The phase being played (the last one, once the game is over). ``position=False``
+    leaves the phase document unread until it is used: ``common.position_of`` keeps each
+    phase's parsed position, so a request that only checks orders never reads it again."""
+    row = session.scalars(_PHASE[position], {"game_id": game.id,
+                                             "index": game.phase_index}).first()
     if row is None:  # the schema guarantees it; a broken database is a server error
         raise RuntimeError(f"game {game.id} has no phase {game.phase_index}")
     return row

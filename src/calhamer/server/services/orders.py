@@ -10,10 +10,13 @@ with other savers but still waits for, and blocks, an adjudication.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
@@ -78,6 +81,33 @@ def ensure_current(game: GameRow, phase: PhaseRow, code: str) -> None:
         )
 
 
+@functools.cache
+def _upsert(dialect_name: str, sets_ready: bool) -> Any:
+    """The statement that writes a power's orders (built once per database kind): insert,
+    or on the power's existing row replace the lines (and the ready mark when given)."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    table = OrderSet.__table__
+    insert = dialect.insert(table).values(
+        phase_id=bindparam("phase_id"), power=bindparam("power"),
+        lines=bindparam("lines", type_=table.c.lines.type),
+        ready=bindparam("ready"), updated_at=bindparam("updated_at"))
+    changed: dict[str, Any] = {"lines": insert.excluded.lines,
+                               "updated_at": insert.excluded.updated_at}
+    if sets_ready:
+        changed["ready"] = insert.excluded.ready
+    return insert.on_conflict_do_update(
+        index_elements=[table.c.phase_id, table.c.power],
+        set_=changed).returning(table.c.id, table.c.ready)
+
+
+class Saved(NamedTuple):
+    """What :func:`save_orders` stored: the power's orders, each line's check, the phase."""
+
+    orders: OrderSet
+    checks: list[OrderCheck]
+    phase: PhaseRow
+
+
 def save_orders(
     session: Session,
     *,
@@ -86,34 +116,32 @@ def save_orders(
     lines: list[str],
     ready: bool | None,
     now: datetime,
-) -> tuple[OrderSet, list[OrderCheck]]:
+) -> Saved:
     """Replace the viewer's orders for the current phase; return each line's check.
 
     The lines are kept as written, bad ones included (they are judged invalid when the phase
-    is adjudicated), so nothing the player typed is lost.
+    is adjudicated), so nothing the player typed is lost. The row is written in one
+    statement (an upsert), so two saves of the same power at once (two browsers) both land,
+    the later one last, where a read-then-insert could have had one refused.
     """
     # A ready mark takes the exclusive lock: see the module's docstring.
-    game = lock_game(session, viewer.game.id, exclusive=ready is not None)
+    game = lock_game(session, viewer.game.id, exclusive=ready is not None, seats=False)
     power = own_power(game, viewer)
-    phase = current_phase(session, game)
+    phase = current_phase(session, game, position=False)
     ensure_current(game, phase, phase_code)
     given = split_lines(lines)
     checks = check_lines(game, phase, power, given)
     stored = [line for line in given if line.strip()]
-    orders = order_sets(session, phase).get(power)
-    if orders is None:
-        orders = OrderSet(phase_id=phase.id, power=power, lines=stored, ready=False,
-                          updated_at=now)
-        session.add(orders)
-    else:
-        orders.lines = stored
-        orders.updated_at = now
-    if ready is not None:
-        orders.ready = ready
-    session.flush()
+    row = session.connection().execute(
+        _upsert(session.get_bind().dialect.name, ready is not None),
+        {"phase_id": phase.id, "power": power, "lines": stored, "ready": bool(ready),
+         "updated_at": now}).one()
+    # What was stored, as a row object of its own (not the session's: nothing else is saved)
+    orders = OrderSet(id=row.id, phase_id=phase.id, power=power, lines=stored,
+                      ready=row.ready, updated_at=now)
     if ready:
         request_if_all_ready(session, game, phase)
-    return orders, checks
+    return Saved(orders, checks, phase)
 
 
 def set_ready(
@@ -121,9 +149,9 @@ def set_ready(
 ) -> OrderSet:
     """Mark the viewer's orders for the current phase ready or not; the last power to get
     ready asks for adjudication."""
-    game = lock_game(session, viewer.game.id, exclusive=True)
+    game = lock_game(session, viewer.game.id, exclusive=True, seats=False)
     power = own_power(game, viewer)
-    phase = current_phase(session, game)
+    phase = current_phase(session, game, position=False)
     ensure_current(game, phase, phase_code)
     orders = order_sets(session, phase).get(power)
     if orders is None:

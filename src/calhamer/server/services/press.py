@@ -1,14 +1,25 @@
-"""Press: sending messages, and which messages a viewer may read."""
+"""Press: sending messages, which messages a viewer may read, and how far their account has
+read each conversation.
+
+A conversation (thread) is every message among one set of participants (:func:`thread_key`),
+or every player's message to all ("ALL"); the gamemaster's announcements (from the gamemaster
+to all) stand apart and carry no read mark. Read marks are kept per account in
+``press_reads`` and are only ever read or written for the caller's own account, through the
+messages the caller may read (:func:`messages_for`): a thread the caller is not in, or a
+message not in it, answers as one that does not exist.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import case, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from calhamer.server.models import Message
-from calhamer.server.services.common import Conflict, Invalid, position_of
+from calhamer.server.models import Message, PressRead
+from calhamer.server.services.common import Conflict, Invalid, NotFound, position_of
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.seats import own_power
 from calhamer.server.views import Viewer
@@ -75,3 +86,82 @@ def messages_for(session: Session, viewer: Viewer) -> list[Message]:
     me = viewer.power
     mine = {me, GM} if viewer.is_gm else {me}
     return [m for m in rows if not m.recipients or m.sender in mine or me in m.recipients]
+
+
+# -- conversations and read marks -----------------------------------------------------------
+
+
+def thread_key(message: Message) -> str | None:
+    """The conversation a message belongs to: its participants' codes, sorted and joined by
+    "+", or "ALL" for a player's message to all; None for the gamemaster's announcements."""
+    if not message.recipients:
+        return None if message.sender == GM else "ALL"
+    return "+".join(sorted({message.sender, *message.recipients}))
+
+
+def me_of(viewer: Viewer) -> str:
+    """Who the viewer writes as: their power, or ``GM`` for the gamemaster who plays none."""
+    return viewer.power or (GM if viewer.is_gm else "")
+
+
+@dataclass
+class ThreadState:
+    """One conversation as the caller's account has read it: ``last`` is the id of its latest
+    message, ``last_read`` of the last one read (0: none), ``unread`` how many messages
+    written by others came after it."""
+
+    key: str
+    members: list[str]  # empty for "ALL"
+    count: int
+    last: int
+    last_read: int
+    unread: int
+
+
+def read_marks(session: Session, viewer: Viewer) -> dict[str, int]:
+    """The viewer's own account's read marks in the game, by thread."""
+    rows = session.execute(select(PressRead.thread, PressRead.last_read).where(
+        PressRead.game_id == viewer.game.id, PressRead.user_id == viewer.user.id))
+    return {thread: last for thread, last in rows}
+
+
+def thread_states(session: Session, viewer: Viewer,
+                  messages: list[Message] | None = None) -> dict[str, ThreadState]:
+    """Every conversation the viewer may read (from ``messages``, those of
+    :func:`messages_for`), with how far their account has read it, by key."""
+    if messages is None:
+        messages = messages_for(session, viewer)
+    marks = read_marks(session, viewer)
+    me = me_of(viewer)
+    out: dict[str, ThreadState] = {}
+    for m in messages:
+        key = thread_key(m)
+        if key is None:
+            continue
+        state = out.get(key)
+        if state is None:
+            members = [] if key == "ALL" else key.split("+")
+            state = out[key] = ThreadState(key, members, 0, 0, marks.get(key, 0), 0)
+        state.count += 1
+        state.last = max(state.last, m.id)
+        if m.id > state.last_read and m.sender != me:
+            state.unread += 1
+    return out
+
+
+def mark_read(session: Session, viewer: Viewer, thread: str, last: int) -> ThreadState:
+    """Record that the viewer's account has read ``thread`` up to message ``last`` (a mark
+    never goes back). A thread the viewer may not read, and a message not in it, answer as
+    ones that do not exist (NotFound)."""
+    messages = messages_for(session, viewer)
+    if not any(m.id == last and thread_key(m) == thread for m in messages):
+        raise NotFound()
+    values = {"game_id": viewer.game.id, "user_id": viewer.user.id, "thread": thread,
+              "last_read": last}
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    insert = dialect.insert(PressRead).values(**values)
+    session.execute(insert.on_conflict_do_update(
+        index_elements=[PressRead.game_id, PressRead.user_id, PressRead.thread],
+        set_={"last_read": case((insert.excluded.last_read > PressRead.last_read,
+                                 insert.excluded.last_read), else_=PressRead.last_read)}))
+    return thread_states(session, viewer, messages)[thread]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session, object_session
 
 from calhamer.server.models import GameRow, Seat, User
 from calhamer.server.services.common import Conflict, NotFound, position_of
@@ -24,12 +24,20 @@ def seat_of(game: GameRow, power: str) -> Seat:
     raise NotFound()
 
 
+_HOLDER = select(Seat.user_id).where(Seat.game_id == bindparam("game_id"),
+                                     Seat.power == bindparam("power"))
+
+
 def own_power(game: GameRow, viewer: Viewer) -> str:
     """The viewer's power, checked again under the lock (the seat may have been replaced)."""
     if viewer.power is None:
         raise NotFound()
-    seat = seat_of(game, viewer.power)
-    if seat.user_id != viewer.user.id:
+    session = object_session(game)
+    if session is None:  # a game read outside a session: its seats as they were read
+        holder = seat_of(game, viewer.power).user_id
+    else:  # read now, after the lock: the game's seats may have been read before it
+        holder = session.scalar(_HOLDER, {"game_id": game.id, "power": viewer.power})
+    if holder is None or holder != viewer.user.id:
         raise NotFound()
     return viewer.power
 

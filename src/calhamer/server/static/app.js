@@ -262,33 +262,36 @@
   });
 })();
 
-// Press as conversations: a thread shows how many of its messages are new to this browser
-// (what was read is remembered here, per game and thread), and threads left open stay open
-// when the page reloads (a live page reloads on each new message).
+// Press as conversations: each thread shows how many of its messages the account has not read
+// (the server keeps what was read, per account, so the marker follows the player from browser
+// to browser); opening a thread tells the server it was read up to its latest message. Threads
+// left open stay open when the page reloads (a live page reloads on each new message).
 (function () {
   "use strict";
   var threads = document.querySelectorAll("details.thread");
-  if (!threads.length) return;
+  var press = document.getElementById("press");
+  if (!threads.length || !press) return;
   var game = window.location.pathname;
   function get(store, key) { try { return store.getItem(key); } catch (e) { return null; } }
   function set(store, key, value) { try { store.setItem(key, value); } catch (e) { /* private */ } }
   Array.prototype.forEach.call(threads, function (thread) {
     var key = game + "#" + thread.dataset.thread;
-    var count = parseInt(thread.dataset.count, 10) || 0;
     var marker = thread.querySelector(".unread");
+    var told = null;
     function read() {
-      set(window.localStorage, "calhamer-read:" + key, String(count));
       marker.hidden = true;
       thread.classList.remove("has-unread");
+      if (told === thread.dataset.last) return;
+      told = thread.dataset.last;
+      var body = new URLSearchParams({thread: thread.dataset.thread, last: thread.dataset.last});
+      // keepalive: the mark still reaches the server when a reply's page load follows at once
+      fetch(press.dataset.read, {method: "POST", body: body, keepalive: true,
+                                 credentials: "same-origin",
+                                 headers: {"X-CSRF-Token": press.dataset.csrf}})
+        .catch(function () { told = null; });
     }
-    var seen = parseInt(get(window.localStorage, "calhamer-read:" + key) || "0", 10);
     if (get(window.sessionStorage, "calhamer-open:" + key) === "1") thread.open = true;
     if (thread.open) read();
-    else if (count > seen) {
-      marker.textContent = (count - seen) + " new";
-      marker.hidden = false;
-      thread.classList.add("has-unread");
-    }
     thread.addEventListener("toggle", function () {
       set(window.sessionStorage, "calhamer-open:" + key, thread.open ? "1" : "0");
       if (thread.open) read();

@@ -37,6 +37,9 @@ class UserError(Exception):
 # help is shown, since finding the installed variants reads every package's metadata, which
 # would slow every command's start.
 VARIANT_NAMES = "<variant names>"
+# The help of every --variant option.
+VARIANT_HELP = (f"the variant: a name ({VARIANT_NAMES}), a board and rule modules like "
+                "standard-dp+fog+neutrals, or a variant file (.toml); see 'calhamer variants'")
 
 
 class _Formatter(argparse.HelpFormatter):

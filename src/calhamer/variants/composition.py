@@ -239,13 +239,15 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     if isinstance(spec, str):
         spec = parse_spec(spec)
     key = spec.text()
-    found = _COMPOSED.get(key)
-    if found is not None:
-        return found
+    # The presets first: a spec that is a preset's is that preset, even when the same spec
+    # was composed before without them.
     for preset in presets() if presets is not None else ():
         preset_spec = spec_of(preset)
         if preset_spec is not None and preset_spec.text() == key:
             return preset
+    found = _COMPOSED.get(key)
+    if found is not None:
+        return found
     from calhamer.map import load_map
     from calhamer.rules import find_rules
 

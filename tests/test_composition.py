@@ -150,7 +150,7 @@ def test_a_preset_and_the_class_composed_from_its_modules_judge_alike(name: str)
     assert find_variant(spec.text()) is preset  # the registry still answers with the preset
     rules = preset.default_rules
     seeds = itertools.count()
-    seed_a = seed_b = lambda: f"seed-{next(seeds) // 2}"  # noqa: E731 - both draw alike
+    seed_a = seed_b = lambda: f"seed-{next(seeds) // 2}"  # both draw one seed in turn
     a = preset.prepare_phase(Position.initial(variant=preset), seed_a)
     b = made.prepare_phase(Position.initial(variant=made), seed_b)
     rng = random.Random(name)
@@ -366,3 +366,130 @@ def test_a_composed_variant_equals_itself_and_no_preset() -> None:
     assert a == find_variant("standard+colours+fog")
     assert a != find_variant("arpiesse") and a != find_variant("kriegsplomacy")
     assert isinstance(a, Variant)
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def user_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one line a refused command prints (exit 2, nothing on stdout, no traceback)."""
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("calhamer: ") and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+EXAMPLES = ROOT / "examples" / "variants"
+
+
+def test_the_example_variant_files_load() -> None:
+    names = {p.name: find_variant(str(p)).name for p in sorted(EXAMPLES.glob("*.toml"))}
+    assert names == {
+        "fog-dp.toml": "standard-dp+fog+neutrals",
+        "painted-fog.toml": "kriegsplomacy+fog+colours+flexible-builds"
+                            "?colour_exchange=true&rules=1971",
+    }
+    assert find_variant(str(EXAMPLES / "painted-fog.toml")).default_rules == "1971"
+
+
+def test_game_new_takes_a_variant_file_and_later_commands_need_no_file(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    variant = tmp_path / "fog-dp.toml"
+    variant.write_text((EXAMPLES / "fog-dp.toml").read_text(), encoding="utf-8")
+    game = str(tmp_path / "game.json")
+    code, out, _ = run(capsys, "game", "new", game, "--variant", str(variant))
+    assert code == 0 and "Fog of war with DP neutrals" in out
+    assert json.loads(Path(game).read_text())["variant"] == "standard-dp+fog+neutrals"
+    variant.unlink()  # from here on, the game file is all there is
+    orders = tmp_path / "france.txt"
+    orders.write_text("A PAR - BUR\nA MAR - SPA\n")
+    code, _, err = run(capsys, "game", "orders", game, "FRANCE", str(orders))
+    assert code == 0, err
+    code, out, _ = run(capsys, "game", "process", game)
+    assert code == 0
+    code, out, _ = run(capsys, "game", "show", game, "--as", "FRANCE")
+    assert code == 0 and "A BUR" in out
+    svg = tmp_path / "france.svg"
+    code, _, _ = run(capsys, "render", game, "--as", "FRANCE", "-o", str(svg))
+    assert code == 0 and svg.read_text().startswith("<svg")
+    assert Game.load(game).current.phase.code == "S1901R"  # fog: a retreat phase always
+
+
+def test_new_and_adjudicate_take_a_spec_text(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "new", "--variant", "standard+colours+fog")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["variant"] == "standard+fog+colours"
+    assert "Red A PAR" in doc["units"]["FRANCE"]
+    doc["orders"] = {"FRANCE": ["Red A PAR - BUR"], "GERMANY": ["Red A MUN - BUR"]}
+    path = tmp_path / "phase.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "adjudicate", str(path), "--json")
+    assert code == 0
+    results = json.loads(out)
+    assert results["next"]["variant"] == "standard+fog+colours"
+    assert results["next"]["phase"] == "S1901R"
+
+
+def test_simulate_takes_a_variant_file(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    out_file = tmp_path / "games.jsonl"
+    code, _, _ = run(capsys, "simulate", "--games", "1", "--max-year", "1902", "--quiet",
+                     "--workers", "1", "--variant", str(EXAMPLES / "painted-fog.toml"),
+                     "-o", str(out_file))
+    assert code == 0
+    line = json.loads(out_file.read_text().splitlines()[0])
+    assert line["variant"] == ("kriegsplomacy+fog+colours+flexible-builds"
+                               "?colour_exchange=true&rules=1971")
+    assert line["result"]["ending"] == "draw" and "(1902)" in line["result"]["reason"]
+    assert line["phases"] > 10  # fog: a retreat phase after every movement phase
+
+
+def test_a_refused_variant_is_one_line_on_the_command_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert "stacks cannot be played with colours" in user_error(
+        capsys, "new", "--variant", "superdiplomacy+colours+stacks")
+    assert "could not be read" in user_error(
+        capsys, "game", "new", str(tmp_path / "g.json"), "--variant",
+        str(tmp_path / "missing.toml"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('board = "standard"\nmodules = ["fog"]\nspies = 2\n')
+    assert "unknown fields in a variant file: spies" in user_error(
+        capsys, "simulate", "--games", "1", "--variant", str(bad))
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_variants_lists_the_rule_modules_with_options_and_refusals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "variants")
+    assert code == 0
+    listing, _, modules = out.partition("Rule modules")
+    assert "kriegsplomacy" in listing and "superdiplomacy" in listing
+    for name in MODULES:
+        assert f"\n{name} " in modules
+        module = find_module(name)
+        for option in module.options:
+            assert f"option {option} (default " in modules
+    assert "option dp_cap (default 3)" in modules
+    assert "option colour_exchange (default false)" in modules
+    assert "not with colours: Arpiesse decides a clash" in modules
+    assert "not with stacks: Superdiplomacy's production" in modules
+    assert "not with a rule edition" in modules
+    neutrals = modules.split("\nneutrals ")[1].split("\n\n")[0]
+    assert "boards: standard-dp, sub-saharan-excerpt, superdiplomacy" in neutrals
+
+
+def test_the_help_of_variant_options_says_files_and_specs_are_taken(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["new", "--help"], ["game", "new", "--help"], ["simulate", "--help"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        flat = " ".join(out.split())
+        assert "standard-dp+fog+neutrals" in flat and "variant file (.toml)" in flat

@@ -104,7 +104,10 @@ class VariantSpec:
         names = {find_module(m).module_name for m in modules if m.strip().lower() != STANDARD}
         ordered = tuple(m for m in MODULES if m in names)
         opts = tuple(sorted((k.strip(), _canonical(v)) for k, v in (options or {}).items()))
-        return cls(board, ordered, opts, rules or None, title)
+        edition = (rules or "").strip().lower() or None
+        if edition == Variant.default_rules:
+            edition = None  # the default edition is written as none, so one variant has one text
+        return cls(board, ordered, opts, edition, title)
 
     def text(self) -> str:
         """The canonical text: ``board+module+module`` (``board+standard`` for the standard

@@ -368,7 +368,7 @@ def test_a_composed_variant_equals_itself_and_no_preset() -> None:
     assert isinstance(a, Variant)
 
 
-# -- the command line ------------------------------------------------------------------------------
+# -- the command line -------------------------------------------------------------------------
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -493,3 +493,26 @@ def test_the_help_of_variant_options_says_files_and_specs_are_taken(
         assert code == 0
         flat = " ".join(out.split())
         assert "standard-dp+fog+neutrals" in flat and "variant file (.toml)" in flat
+
+
+# -- the variant file's schema ---------------------------------------------------------------
+
+
+def test_the_example_variant_files_fit_the_published_schema() -> None:
+    import tomllib
+
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "schemas" / "variant-file.json").read_text())
+    checker = jsonschema.Draft202012Validator(schema)
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        checker.validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    assert not checker.is_valid({"board": "standard", "modules": ["fog"], "spies": 2})
+    assert not checker.is_valid({"modules": ["fog"]})
+    assert not checker.is_valid({"board": "standard", "options": {"dp_cap": 2.5}})
+
+
+def test_none_in_a_variant_file_is_no_value(tmp_path: Path) -> None:
+    path = write(tmp_path, "ss.toml", 'board = "sub-saharan-excerpt"\nmodules = ["neutrals"]\n'
+                 '[options]\ndp_cap = "none"\ndp_per_phase = 2\n')
+    assert find_variant(path) is find_variant("sub-saharan-excerpt")

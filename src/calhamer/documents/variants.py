@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import Field, StrictBool, StrictInt, ValidationError
+from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from calhamer.documents.base import Document, describe_validation_error
 from calhamer.errors import CalhamerError
 
-OptionValue = StrictBool | StrictInt | list[str] | None
+# TOML has no null: "none" (a string) stands for no value, as in a spec's text.
+OptionValue = StrictBool | StrictInt | list[str] | StrictStr | None
 
 
 class VariantFile(Document):

@@ -516,3 +516,105 @@ def test_none_in_a_variant_file_is_no_value(tmp_path: Path) -> None:
     path = write(tmp_path, "ss.toml", 'board = "sub-saharan-excerpt"\nmodules = ["neutrals"]\n'
                  '[options]\ndp_cap = "none"\ndp_per_phase = 2\n')
     assert find_variant(path) is find_variant("sub-saharan-excerpt")
+
+
+# -- a new board, as docs/maps.md makes one ---------------------------------------------------
+
+
+def doc_files(folder: Path) -> dict[str, Path]:
+    """The files of docs/maps.md's example board, written into ``folder`` as the page has them:
+    each a code block whose first line names it (``# lagoon.toml``, ``<!-- lagoon.svg -->``)."""
+    import re
+
+    text = (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
+    out = {}
+    for body in re.findall(r"```(?:toml|xml)\n(.*?)```", text, re.S):
+        first = body.splitlines()[0]
+        named = re.fullmatch(r"(?:# |<!-- )(\S+\.(?:toml|svg))(?: -->)?", first)
+        if named:
+            path = folder / named[1]
+            path.write_text(body, encoding="utf-8")
+            out[named[1]] = path
+    return out
+
+
+def test_the_new_board_of_docs_maps_loads_plays_and_is_drawn(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch) -> None:
+    from calhamer.render import render_svg
+    from calhamer.render.geometry import geometry_for
+
+    files = doc_files(tmp_path)
+    assert sorted(files) == ["lagoon-fog.toml", "lagoon-plain.toml", "lagoon.svg",
+                             "lagoon.toml"]
+    monkeypatch.chdir(ROOT)  # the files are found beside each other, not in the working folder
+    code, out, _ = run(capsys, "geometry", str(files["lagoon.toml"]), str(files["lagoon.svg"]),
+                       "-o", str(tmp_path / "lagoon.geometry.json"))
+    assert code == 0 and "7 provinces of 7" in out
+    geometry = json.loads((tmp_path / "lagoon.geometry.json").read_text())
+    assert geometry["format"] == "calhamer-geometry/1" and geometry["map"] == "lagoon"
+    assert (geometry["width"], geometry["height"]) == (400, 300)
+    assert geometry["provinces"]["RAV"]["unit"] == [150, 60]  # the drawing's own marker
+    for code_, entry in geometry["provinces"].items():  # found anchors lie inside the shape
+        x, y = entry["unit"]
+        assert 0 < x < 400 and 0 < y < 300, code_
+    assert geometry["provinces"]["BRE"]["unit"][0] > 250  # Brenn is the lower right square
+    assert geometry["provinces"]["BRE"]["unit"][1] > 200
+
+    plain = find_variant(str(files["lagoon-plain.toml"]))
+    assert plain.name == f"{files['lagoon.toml'].resolve()}+standard"
+    fog = find_variant(str(files["lagoon-fog.toml"]))
+    assert fog.name == f"{files['lagoon.toml'].resolve()}+fog+flexible-builds?rules=2023"
+    assert fog.title == "The Lagoon in the fog" and fog.default_rules == "2023"
+
+    start = Position.initial(variant=fog)
+    drawn = geometry_for(start.map)
+    assert not drawn.schematic and set(drawn.shapes) == {p.code for p in start.map.provinces}
+    svg = render_svg(start)
+    assert 'id="prov-RAV"' in svg and 'id="unit-BAY"' in svg
+
+    for variant in (plain, fog):
+        game = Game.new(str(files["lagoon-plain.toml" if variant is plain else
+                                  "lagoon-fog.toml"]), max_year=1903)
+        assert game.variant == variant.name
+        play_out(game, seed=7)
+        assert game.result() is not None
+        saved = tmp_path / "game.json"
+        game.save(saved)
+        assert all(check.ok for check in Game.load(saved).verify())
+    code, _, _ = run(capsys, "render", str(saved), "-o", str(tmp_path / "end.svg"))
+    assert code == 0 and 'id="prov-MID"' in (tmp_path / "end.svg").read_text()
+
+
+@pytest.mark.parametrize(("svg", "said"), [
+    ("<svg", "is not SVG"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><g transform="scale(2)">'
+     '<rect id="RAV" width="5" height="5"/></g></svg>', "'RAV' is moved by a transform"),
+    ('<svg xmlns="http://www.w3.org/2000/svg"><rect id="RAV" width="5" height="5"/></svg>',
+     "neither a viewBox nor a width and height"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path id="RAV" d="M1,1 L2"/>'
+     "</svg>", "ends in the middle of a 'L' command"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+     '<circle id="XYZ.unit" cx="1" cy="1" r="1"/></svg>',
+     "markers for provinces with no shape: XYZ"),
+])
+def test_a_drawing_the_geometry_cannot_read_is_refused_with_the_reason(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, svg: str, said: str) -> None:
+    files = doc_files(tmp_path)
+    drawing = tmp_path / "bad.svg"
+    drawing.write_text(svg)
+    err = user_error(capsys, "geometry", str(files["lagoon.toml"]), str(drawing),
+                     "-o", str(tmp_path / "out.json"))
+    assert said in err
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_a_province_the_drawing_lacks_is_named(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    files = doc_files(tmp_path)
+    svg = files["lagoon.svg"].read_text().replace('<rect id="BRE"', '<rect id="bre-not"')
+    files["lagoon.svg"].write_text(svg)
+    code, out, _ = run(capsys, "geometry", str(files["lagoon.toml"]), str(files["lagoon.svg"]),
+                       "-o", str(tmp_path / "lagoon.geometry.json"))
+    assert code == 0
+    assert "note: BRE has no shape: it is drawn as a round node" in out
+    assert "6 provinces of 7" in out

@@ -43,6 +43,12 @@ VARIANT_HELP = (f"the variant: a name ({VARIANT_NAMES}), a board and rule module
 
 
 class _Formatter(argparse.HelpFormatter):
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        # Names with hyphens (arpiesse-exchange, standard-dp+fog+neutrals) stay whole.
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
     def _expand_help(self, action: argparse.Action) -> str:
         text = super()._expand_help(action)
         if VARIANT_NAMES in text:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from browser import chromium, live_server  # noqa: F401
 from sqlalchemy import func, select
 from test_pages import Browser
 
@@ -228,3 +229,42 @@ def test_the_api_reads_no_file_of_the_servers_disk(judge) -> None:
         assert r.status_code == 400, r.text
         assert said in r.json()["detail"]
         assert unservable_reason(variant) == r.json()["detail"]
+
+
+# -- in a real browser ------------------------------------------------------------------------
+
+
+def test_in_chromium_a_refused_pair_then_a_composed_game_and_an_upload(
+        live_server, chromium, tmp_path, database) -> None:  # noqa: F811
+    from playwright.sync_api import expect
+
+    gm = chromium.new_context().new_page()
+    gm.goto(live_server + "/")
+    gm.fill("input[name=name]", "Super colours")
+    gm.fill("input[name=gm_name]", "Alice")
+    gm.check("input[name=source][value=modules]")
+    gm.select_option("select[name=board]", "superdiplomacy")
+    gm.check("input[name=modules][value=stacks]")
+    gm.check("input[name=modules][value=colours]")
+    gm.get_by_role("button", name="Create the game").click()
+    expect(gm.locator("p.error")).to_contain_text("stacks cannot be played with colours")
+    # The choices come back as they were made; untick colours, tick fog, and it is played.
+    expect(gm.locator("input[name=modules][value=stacks]")).to_be_checked()
+    expect(gm.locator("select[name=board]")).to_have_value("superdiplomacy")
+    gm.uncheck("input[name=modules][value=colours]")
+    gm.check("input[name=modules][value=fog]")
+    gm.fill("input[name=name]", "Super fog")
+    gm.get_by_role("button", name="Create the game").click()
+    expect(gm.locator("h1")).to_have_text("Super fog")
+    expect(gm.locator("main")).to_contain_text("superdiplomacy+fog+stacks")
+
+    other = chromium.new_context().new_page()
+    other.goto(live_server + "/")
+    other.fill("input[name=gm_name]", "Bea")
+    other.check("input[name=source][value=file]")
+    other.set_input_files("input[name=variant_file]", str(EXAMPLES / "fog-dp.toml"))
+    other.get_by_role("button", name="Create the game").click()
+    expect(other.locator("h1")).to_have_text("Fog of war with DP neutrals")
+    expect(other.locator("main")).to_contain_text("standard-dp+fog+neutrals")
+    assert sorted(g.variant for g in game_rows(database)) == ["standard-dp+fog+neutrals",
+                                                              "superdiplomacy+fog+stacks"]

@@ -618,3 +618,22 @@ def test_a_province_the_drawing_lacks_is_named(capsys: pytest.CaptureFixture[str
     assert code == 0
     assert "note: BRE has no shape: it is drawn as a round node" in out
     assert "6 provinces of 7" in out
+
+
+def test_a_map_file_given_as_a_variant_is_told_to_be_one(tmp_path: Path) -> None:
+    files = doc_files(tmp_path)
+    why = refused(str(files["lagoon.toml"]))
+    assert "is a map file, not a variant file" in why and "board = " in why
+
+
+def test_a_map_file_named_in_a_spec_text_is_written_by_its_full_path(
+        tmp_path: Path, monkeypatch) -> None:
+    doc_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    variant = find_variant("lagoon.toml+flexible-builds")
+    assert variant.name == f"{(tmp_path / 'lagoon.toml').resolve()}+flexible-builds"
+    game = Game.new("lagoon.toml+flexible-builds")
+    monkeypatch.chdir(ROOT)
+    saved = tmp_path / "game.json"
+    game.save(saved)
+    assert Game.load(saved).current.map.name == "lagoon"

@@ -50,6 +50,9 @@ _HINTS = {
 def read_variant_file(data: Mapping[str, Any], where: str) -> VariantFile:
     """The variant file ``data`` (read from ``where``), checked; raises
     :class:`CalhamerError` naming the field of a problem."""
+    if "board" not in data and {"map", "provinces"} <= set(data):
+        raise CalhamerError(f"{where!r} is a map file, not a variant file: write a variant "
+                            f'file that names it as its board (board = "{where}")')
     options = data.get("options")
     if isinstance(options, Mapping):
         for key, value in options.items():

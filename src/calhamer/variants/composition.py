@@ -162,6 +162,9 @@ def parse_spec(text: str) -> VariantSpec:
         raise CalhamerError(f"{text!r} is not a composed variant: write the board and its "
                             "modules as board+module+module, like standard-dp+fog+neutrals "
                             "(board+standard for the standard rules on a board)")
+    if board.lower().endswith(".toml") and not Path(board).is_absolute() \
+            and Path(board).is_file():
+        board = str(Path(board).resolve())  # a game file then finds it from anywhere
     options: dict[str, Any] = {}
     rules = None
     for part in filter(None, query.split("&")):

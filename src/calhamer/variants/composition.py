@@ -13,14 +13,17 @@ A variant file (TOML, :func:`load_variant_file`) gives the same, with a title::
     title = "Fog of war with DP neutrals"
     board = "standard-dp"
     modules = ["fog", "neutrals"]
-    rules = "datc"            # the edition; optional
+    rules = "1971"            # the edition; optional
 
     [options]
     dp_cap = 2
 
 Modules are combined in one fixed order whatever order they are listed in (:data:`MODULES`),
-so that one set of modules is one variant. Pairs that cannot be played together, options no
-module takes, and boards without what a module needs are refused with the reason.
+so that one set of modules is one variant. A spec with no module is the standard rules on its
+board, written ``board+standard`` (how a board of one's own is played: ``docs/maps.md``); the
+default edition is written as none. Pairs that cannot be played together, an edition named
+with a module that reads none (:data:`REFUSES_EDITION`), options no module takes, bad option
+values and boards without what a module needs are refused with the reason.
 """
 
 from __future__ import annotations

@@ -254,3 +254,73 @@ def test_dp_bids_with_over_long_orders_are_void() -> None:
                 "1 DP: A" + " " * 32 * 1024 + "H"):
         problems = rule.check(position, power, [bid])
         assert len(problems) == 1 and re.search(r"the order is \d+ characters long", problems[0])
+
+
+# -- the fast paths give what the full reader and writer give ------------------------------------
+
+
+def _some_movement_positions() -> list[Position]:
+    """The standard start and a few later movement phases of a seeded game of holds and moves."""
+    import random
+
+    from calhamer.options import possible_orders
+
+    rng = random.Random(13)
+    position = Position.initial("standard")
+    found = [position]
+    while len(found) < 4:
+        orders = {power: [rng.choice(choices) for choices in possible_orders(position, power)
+                          .values()] for power in position.powers()}
+        position = adjudicate(position, orders).next  # type: ignore[arg-type]
+        if position.phase.kind == "M":
+            found.append(position)
+    return found
+
+
+def test_canonical_text_reads_back_to_itself() -> None:
+    """Every possible movement order written canonically reads (by the exact look-ups) to the
+    same order, and is written back as the very same text: the intake keeps such text as its
+    canonical form without writing it again."""
+    from calhamer.options import possible_orders
+
+    checked = 0
+    for position in _some_movement_positions():
+        for power in position.powers():
+            for choices in possible_orders(position, power).values():
+                for order in choices:
+                    text = notation.format_order(M, order)
+                    fast = notation._canonical_movement_order(M, text)
+                    assert fast == parse_order(M, text, phase_kind="M").order == order
+                    assert notation.format_order(M, fast) == text
+                    checked += 1
+    assert checked > 1000
+
+
+def test_results_read_from_text_match_results_from_order_values() -> None:
+    """A phase adjudicated from canonical text, from free-form text and from order values gives
+    the same results: the same canonical forms, verdicts and reasons."""
+    import random
+
+    from calhamer.options import possible_orders
+
+    rng = random.Random(5)
+    for position in _some_movement_positions():
+        values = {power: [rng.choice(choices) for choices in possible_orders(position, power)
+                          .values()] for power in position.powers()}
+        texts = {p: [notation.format_order(M, o) for o in os] for p, os in values.items()}
+        loose = {p: [t.lower().replace(" - ", "-") for t in ts] for p, ts in texts.items()}
+        # A short "VIA" and a wrong unit letter: read, then written out in full.
+        first, second = list(texts)[:2]
+        texts[first] = [t[:-7] if t.endswith(" CONVOY") else t for t in texts[first]]
+        flipped = texts[second][0]
+        texts[second][0] = ("F" if flipped[0] == "A" else "A") + flipped[1:]
+
+        def summary(orders: dict, position: Position = position
+                    ) -> dict[str, list[tuple[str, str, str]]]:
+            results = adjudicate(position, orders).results
+            return {p: [(r.canonical, r.result, r.reason) for r in rs]
+                    for p, rs in results.items()}
+
+        expected = summary(values)
+        assert summary(texts) == expected
+        assert summary(loose) == expected

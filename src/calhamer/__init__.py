@@ -8,13 +8,14 @@ editions (:func:`find_rules`), adjudication (:func:`adjudicate`, which returns a
 :func:`random_policy`), how games end (:class:`VictoryRule`, :class:`GameEnd`), variants by
 name (:func:`find_variant`) and pictures (:func:`render_svg`).
 
-:class:`Game` and :func:`render_svg` are loaded on first use, so that ``import calhamer`` stays
-quick and a program that never draws loads no renderer.
+:class:`Game`, :func:`render_svg`, :func:`possible_orders` and the bots' names are loaded on
+first use, so that ``import calhamer`` stays quick: a program that never draws loads no
+renderer, and one that only adjudicates never loads the listing of possible orders.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from calhamer.bots import BotView, random_policy
+from calhamer._build import is_compiled as _is_compiled
 from calhamer.errors import (
     AmbiguousOrderError,
     CalhamerError,
@@ -26,10 +27,10 @@ from calhamer.errors import (
 )
 from calhamer.map import ARMY, FLEET, Map, UnitType, load_map
 from calhamer.notation import format_order, format_unit, parse_order, parse_orders
-from calhamer.options import possible_orders
 from calhamer.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from calhamer.phases import adjudicate
 from calhamer.position import Dislodged, Phase, Position, Unit
+from calhamer.resolver import GuessResolver as _GuessResolver
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import EDITIONS, Rules, find_rules
 from calhamer.variant import Variant
@@ -38,10 +39,17 @@ from calhamer.victory import Ending, GameEnd, VictoryRule
 from calhamer.views import power_view
 
 if TYPE_CHECKING:
+    from calhamer.bots import BotView, random_policy
     from calhamer.game import Game
+    from calhamer.options import possible_orders
     from calhamer.render.svg import render_svg
 
 __version__ = "0.1.0"
+
+# The resolver's inner loop stands for the build (tests/test_compiled.py checks it agrees with
+# every compiled module).
+compiled: bool = _is_compiled(_GuessResolver)
+"""Whether the compiled build runs (``CALHAMER_COMPILE=1 pip install .``), not plain Python."""
 
 __all__ = [
     "ARMY",
@@ -79,6 +87,7 @@ __all__ = [
     "VictoryRule",
     "Waive",
     "adjudicate",
+    "compiled",
     "find_rules",
     "find_variant",
     "format_order",
@@ -92,7 +101,13 @@ __all__ = [
     "render_svg",
 ]
 
-_LAZY = {"Game": "calhamer.game", "render_svg": "calhamer.render.svg"}
+_LAZY = {
+    "BotView": "calhamer.bots",
+    "Game": "calhamer.game",
+    "possible_orders": "calhamer.options",
+    "random_policy": "calhamer.bots",
+    "render_svg": "calhamer.render.svg",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -15,8 +15,9 @@ SUPPORT, CONVOY and the strengths) into methods that variants override:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
+from calhamer._build import mypyc_attr
 from calhamer.map import FLEET, Map
 from calhamer.orders import Convoy, Hold, Move, Order, Support
 from calhamer.resolver import GuessResolver
@@ -26,6 +27,17 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 EMPTY, HOLD, MOVE, SUPPORT, CONVOY = range(5)
+
+
+class Strength(Protocol):
+    """A strength as the resolver's methods hand it on: an int, or a variant's own int that
+    carries more to compare (Arpiesse's colours). Typed apart from ``int`` so that compiled,
+    the resolver passes a variant's strength on to its ``move_beats`` as it is, rather than
+    as the plain number it would be rebuilt as."""
+
+    def __int__(self) -> int: ...
+
+    def __gt__(self, other: Any, /) -> bool: ...
 
 
 class OrderTable:
@@ -48,9 +60,10 @@ class OrderTable:
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
         self.via = [False] * n  # the move order itself says "via convoy"
         self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
-        # Lists of provinces, one per province; the shared empty tuple stands for "none yet"
-        # so that a phase does not build hundreds of empty lists.
-        none: list[int] = ()  # type: ignore[assignment]
+        # Lists of provinces, one per province; one shared empty list stands for "none yet"
+        # so that a phase does not build hundreds of empty lists (``_add`` replaces it, never
+        # appends to it).
+        none: list[int] = []
         self.movers_to: list[list[int]] = [none] * n
         self.move_supports: list[list[int]] = [none] * n
         self.hold_supports: list[list[int]] = [none] * n
@@ -61,18 +74,20 @@ class OrderTable:
         power_index: dict[str, int] = {}
 
         owner, kind_, unit_type = self.owner, self.kind, self.unit_type
+        powers = self.powers
         for province, unit in position.units.items():
-            idx = power_index.get(unit.power)
+            power = unit.power
+            idx = power_index.get(power)
             if idx is None:
-                idx = power_index[unit.power] = len(self.powers)
-                self.powers.append(unit.power)
+                idx = power_index[power] = len(powers)
+                powers.append(power)
             owner[province] = idx
             kind_[province] = HOLD
             unit_type[province] = unit.type
 
         province_of = m.loc_province
         loc_coast = m.loc_coast
-        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
+        kind, dest, src, exact, via = self.kind, self.dest, self.src, self.exact, self.via
         self.movers: list[int] = []
         self.ordered: list[int] = []
         movers, ordered = self.movers, self.ordered
@@ -80,30 +95,35 @@ class OrderTable:
         supports: list[int] = []
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
-            if type(order) is Hold:
+            cls = type(order)
+            if cls is Hold:
                 continue
+            if cls is not Move and cls is not Support and cls is not Convoy:
+                # A variant's own order class: read as the standard type it extends.
+                cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
+                if cls is Hold:
+                    continue  # a hold in a variant's own dress
             ordered.append(province)
-            if isinstance(order, Move):
+            if cls is Move:
                 movers.append(province)
                 kind[province] = MOVE
-                dest[province] = province_of[order.dest]
-                exact[province] = order.dest
-                self.via[province] = order.via_convoy
-            elif isinstance(order, Support):
+                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
+                exact[province] = order.dest  # type: ignore[attr-defined]
+                via[province] = order.via_convoy  # type: ignore[attr-defined]
+            elif cls is Support:
                 supports.append(province)
                 kind[province] = SUPPORT
-                src[province] = province_of[order.target]
-                if order.dest is not None:
-                    dest[province] = province_of[order.dest]
-                    if loc_coast[order.dest] is not None:
-                        exact[province] = order.dest
-            elif isinstance(order, Convoy):
+                src[province] = province_of[order.target]  # type: ignore[attr-defined]
+                into = order.dest  # type: ignore[attr-defined]
+                if into is not None:
+                    dest[province] = province_of[into]
+                    if loc_coast[into] is not None:
+                        exact[province] = into
+            else:
                 convoys.append(province)
                 kind[province] = CONVOY
-                src[province] = province_of[order.army]
-                dest[province] = province_of[order.dest]
-            else:
-                ordered.pop()  # a hold in a variant's own dress
+                src[province] = province_of[order.army]  # type: ignore[attr-defined]
+                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
 
         for p in movers:
             _add(self.movers_to, dest[p], p)
@@ -116,15 +136,16 @@ class OrderTable:
         # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
         self.by_land: set[int] = set()
         army_adjacent = m.army_adjacent
+        adjacent, convoyed, convoy_fleets = self.adjacent, self.convoyed, self.convoy_fleets
         for p in movers:
-            if self.unit_type[p] == FLEET:
-                self.adjacent[p] = True
+            if unit_type[p] == FLEET:
+                adjacent[p] = True
             elif dest[p] not in army_adjacent[p]:
-                self.convoyed[p] = True
+                convoyed[p] = True
             else:
-                self.adjacent[p] = True
-                if self.via[p] or self.convoy_fleets[p]:
-                    self.convoyed[p] = self._uses_convoy(p)
+                adjacent[p] = True
+                if via[p] or convoy_fleets[p]:
+                    convoyed[p] = self._uses_convoy(p)
         for p in convoys:
             if p not in self.convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
@@ -233,6 +254,7 @@ def resolve_movement(
     return resolver
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class MovementResolver(GuessResolver):
     """Decides every MOVE, SUPPORT and CONVOY of one movement phase.
 
@@ -314,14 +336,15 @@ class MovementResolver(GuessResolver):
         if not supporters:
             return 0
         owner = self.table.owner
-        resolve = self.resolve
+        resolved, resolution, resolve = self.resolved, self.resolution, self.resolve
         count = 0
         for s in supporters:
-            if owner[s] != exclude_owner and resolve(s):
+            # A decision already taken is read directly (resolve would only look it up).
+            if owner[s] != exclude_owner and (resolution[s] if resolved[s] else resolve(s)):
                 count += 1
         return count
 
-    def hold_strength(self, q: int) -> int:
+    def hold_strength(self, q: int) -> Strength:
         kind = self.table.kind[q]
         if kind == EMPTY:
             return 0
@@ -329,7 +352,7 @@ class MovementResolver(GuessResolver):
             return 0 if self.resolve(q) else 1
         return 1 + self._support_count(self.table.hold_supports[q])
 
-    def attack_strength(self, p: int) -> int:
+    def attack_strength(self, p: int) -> Strength:
         t = self.table
         if self.convoyed[p] and not self.path(p):
             return 0
@@ -340,10 +363,10 @@ class MovementResolver(GuessResolver):
             return 0
         return 1 + self._support_count(t.move_supports[p], exclude_owner=t.owner[q])
 
-    def defend_strength(self, p: int) -> int:
+    def defend_strength(self, p: int) -> Strength:
         return 1 + self._support_count(self.table.move_supports[p])
 
-    def prevent_strength(self, p: int) -> int:
+    def prevent_strength(self, p: int) -> Strength:
         if self.convoyed[p] and not self.path(p):
             return 0
         opp = self.opponent[p]
@@ -355,10 +378,10 @@ class MovementResolver(GuessResolver):
                 return 0
         return 1 + self._support_count(self.table.move_supports[p])
 
-    def move_beats(self, attack: int, opposing: int) -> bool:
+    def move_beats(self, attack: Any, opposing: Any) -> bool:  # two strengths
         return attack > opposing
 
-    def versus(self, attack: int, opposing: int) -> str:
+    def versus(self, attack: Any, opposing: Any) -> str:  # two strengths
         """How a result's reason shows two strengths compared (``2v1``)."""
         return f"{attack}v{opposing}"
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, load_map
-from calhamer.position import Dislodged, Phase, Position, units_from_specs
+from calhamer.notation import Notation
+from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
 from calhamer.results import PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
@@ -51,7 +52,10 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     except ValueError as exc:  # a number with thousands of digits, lone surrogates...
         reason = "a number is too long" if "digits" in str(exc) else str(exc)
         raise DocumentError(f"{subject}not valid JSON: {reason}") from None
-    if _depth_exceeds(doc, MAX_DEPTH):
+    # Nesting deeper than the limit needs more brackets than the limit: most documents have
+    # too few to be walked at all.
+    if (text.count("[") + text.count("{") > MAX_DEPTH
+            and _depth_exceeds(doc, MAX_DEPTH)):
         raise DocumentError(f"{subject}{_too_deep()}")
     return doc
 
@@ -91,6 +95,9 @@ def _power(m: Map, raw: str, where: str) -> str:
 
 
 def _location(m: Map, raw: str, where: str) -> int:
+    loc = m.canonical_locations.get(raw) if type(raw) is str else None  # "PAR", "STP/SC"
+    if loc is not None:
+        return loc
     loc = m.find_location(str(raw))
     if loc is None:
         hint = m.suggest_location(str(raw))
@@ -180,12 +187,28 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     variant = position.variant
     format_unit = variant.notation.format_unit
     units: dict[str, list[str]] = {}
-    for province in sorted(position.units, key=lambda p: m.provinces[p].code):
-        unit = position.units[province]
-        units.setdefault(unit.power, []).append(format_unit(m, unit))
+    by_code = m.code_rank.__getitem__  # provinces in the order of their codes
+    placed = position.units
+    standard = type(variant.notation).format_unit is Notation.format_unit
+    names = m.loc_names
+    for province in sorted(placed, key=by_code):
+        unit = placed[province]
+        # The standard notation's units written here ("F STP/SC"), a variant's by its notation.
+        text = (f"{'AF'[unit.type]} {names[unit.loc]}" if standard and type(unit) is Unit
+                else format_unit(m, unit))
+        if unit.power in units:
+            units[unit.power].append(text)
+        else:
+            units[unit.power] = [text]
     centers: dict[str, list[str]] = {}
-    for province in sorted(position.centers, key=lambda p: m.provinces[p].code):
-        centers.setdefault(position.centers[province], []).append(m.provinces[province].code)
+    owners = position.centers
+    codes = m.loc_names  # a province's id is its own location: its name is its code
+    for province in sorted(owners, key=by_code):
+        owner = owners[province]
+        if owner in centers:
+            centers[owner].append(codes[province])
+        else:
+            centers[owner] = [codes[province]]
     doc: dict[str, Any] = {"variant": variant.name}
     if rules:
         doc["rules"] = rules
@@ -260,9 +283,17 @@ def canonical_results(results: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
 
     ordered: dict[str, list[Any]] = {}
     for power, entries in results.items():
-        given = [e for e in entries if not isinstance(e, Mapping) or e.get("order")]
-        added = [e for e in entries if isinstance(e, Mapping) and not e.get("order")]
-        ordered[power] = given + sorted(added, key=added_key)
+        given: list[Any] = []
+        added: list[Any] = []
+        for e in entries:
+            if (type(e) is dict or isinstance(e, Mapping)) and not e.get("order"):
+                added.append(e)
+            else:
+                given.append(e)
+        if added:
+            added.sort(key=added_key)
+            given += added
+        ordered[power] = given
     return ordered
 
 

@@ -182,7 +182,7 @@ class Map:
     @property
     def power_codes(self) -> tuple[str, ...]:
         """The powers players command (minor powers are not among them)."""
-        return tuple(p.code for p in self.powers)
+        return self._player_codes
 
     @property
     def minor_power_codes(self) -> tuple[str, ...]:
@@ -291,12 +291,29 @@ class Map:
             self, "_power_codes", frozenset(p.code for p in (*self.powers, *self.minor_powers))
         )
         object.__setattr__(self, "_canonical", {name: loc for loc, name in enumerate(names)})
+        # Tables the phases read every time: computed once here.
+        object.__setattr__(self, "_player_codes", tuple(p.code for p in self.powers))
+        object.__setattr__(self, "centre_weight", tuple(
+            (p.centres or 1) if p.is_supply_center else 0 for p in self.provinces))
+        object.__setattr__(self, "single_centres", max(self.centre_weight, default=0) <= 1)
+        by_code = sorted(range(len(self.provinces)), key=lambda p: self.provinces[p].code)
+        rank = [0] * len(self.provinces)
+        for i, p in enumerate(by_code):
+            rank[p] = i
+        object.__setattr__(self, "code_rank", tuple(rank))
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
     _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
     _canonical: dict[str, Location] = field(init=False, repr=False)
     loc_names: tuple[str, ...] = field(init=False, repr=False)
     _power_codes: frozenset[str] = field(init=False, repr=False)
+    _player_codes: tuple[str, ...] = field(init=False, repr=False)
+    # How many supply centres each province counts for (0: none; Superdiplomacy's majors 5).
+    centre_weight: tuple[int, ...] = field(init=False, repr=False)
+    # Whether every supply centre counts one (true but for Superdiplomacy's majors).
+    single_centres: bool = field(init=False, repr=False)
+    # Each province's place when provinces are sorted by code (documents list them so).
+    code_rank: tuple[int, ...] = field(init=False, repr=False)
     # Provinces a fleet could reach from any coast of a province: convoy routes use these.
     province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
 

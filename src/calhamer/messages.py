@@ -22,12 +22,9 @@ in any order file).
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
@@ -114,6 +111,12 @@ def message_body(text: str) -> tuple[str, dict[str, str]]:
     match = _HEADER.match(first)
     if match is None or match["name"].lower() not in _HEADER_NAMES:
         return text, {}
+    # The e-mail reader is loaded only for a text that is a mail (the command line's start
+    # stays light).
+    import email
+    import email.policy
+    from email.message import EmailMessage
+
     parsed = email.message_from_string(text.lstrip(), policy=email.policy.default)
     if not isinstance(parsed, EmailMessage) or not parsed.keys():
         return text, {}

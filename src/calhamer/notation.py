@@ -496,8 +496,15 @@ def parse_orders(
     return orders, errors
 
 
+_CANONICAL_UNIT = {"A ": UnitType.ARMY, "F ": UnitType.FLEET}
+
+
 def parse_unit(m: Map, spec: str, power: str) -> Unit:
     """Read a unit as placed on a board: ``A LVP``, ``F STP/SC``, ``f stp(sc)``."""
+    if spec[:2] in _CANONICAL_UNIT and power in m._power_codes:
+        loc = m.canonical_locations.get(spec[2:])  # as documents write it: exact look-ups
+        if loc is not None:
+            return Unit(power, _CANONICAL_UNIT[spec[:2]], loc)
     match = re.fullmatch(r"\s*(a|f|army|fleet)\s+(\S.*?)\s*", spec, re.IGNORECASE)
     if match is None:
         raise PhaseError(

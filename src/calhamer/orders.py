@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.map import Location, UnitType
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Order:
     """An order for the unit of type ``unit_type`` at ``loc``.
@@ -22,11 +24,13 @@ class Order:
     loc: Location
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Hold(Order):
     pass
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Move(Order):
     dest: Location
@@ -35,6 +39,7 @@ class Move(Order):
     path: tuple[Location, ...] = ()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Support(Order):
     """Support to hold (``dest is None``) or to move from ``target`` to ``dest``."""
@@ -48,22 +53,26 @@ class Support(Order):
         return self.dest is None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Convoy(Order):
     army: Location
     dest: Location
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Retreat(Order):
     dest: Location
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Disband(Order):
     """A disband in a retreat phase, or a removal in an adjustment phase."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Build(Order):
     pass
@@ -73,6 +82,8 @@ class Build(Order):
 class Waive:
     """Decline one build."""
 
+
+fit_data_classes(Order, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waive)
 
 AnyOrder = Order | Waive
 

@@ -7,8 +7,9 @@ adjudicator can use them without importing the position (which carries its varia
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 
+from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, ProvinceId, UnitType
 
@@ -17,17 +18,79 @@ SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer"}
 KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments", "X": "Exchange"}
 _PHASE_RE = re.compile(r"^([SFWU])(\d{1,5})([MRAX])$")
 
+_set = object.__setattr__  # how an immutable value's own __init__ fills it in
 
-@dataclass(frozen=True, slots=True, order=True)
+
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: object, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Phase:
     """A phase code such as ``S1901M``: season, year and kind (Movement, Retreats, Adjustments).
 
     Variants may add seasons (``U`` for a summer phase) and kinds (``X`` for exchanges).
+
+    An immutable value, ordered by year, then season, then kind. Written out by hand rather
+    than as a dataclass: a dataclass compiles its methods when its module is imported, and
+    every program that imports calhamer would pay for it.
     """
 
+    __slots__ = ("kind", "season", "year")
+    __match_args__ = ("year", "season", "kind")
     year: int
     season: str
     kind: str
+
+    def __init__(self, year: int, season: str, kind: str) -> None:
+        _set(self, "year", year)
+        _set(self, "season", season)
+        _set(self, "kind", kind)
+
+    def _key(self) -> tuple[int, str, str]:
+        return (self.year, self.season, self.kind)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() < other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() <= other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() > other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() >= other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Phase(year={self.year!r}, season={self.season!r}, kind={self.kind!r})"
+
+    __setattr__ = _frozen_setattr
+    __delattr__ = _frozen_delattr
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Phase, self._key())
 
     @classmethod
     def parse(cls, code: str) -> Phase:
@@ -63,6 +126,7 @@ class Phase:
         return self.code
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
@@ -75,9 +139,37 @@ class Unit:
         return 1
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Dislodged:
-    """A unit that must retreat, and what it may not retreat to."""
+    """A unit that must retreat, and what it may not retreat to (an immutable value, written
+    out by hand as :class:`Phase` is)."""
 
+    __slots__ = ("attacker_from", "unit")
+    __match_args__ = ("unit", "attacker_from")
     unit: Unit
     attacker_from: ProvinceId | None
+
+    def __init__(self, unit: Unit, attacker_from: ProvinceId | None) -> None:
+        _set(self, "unit", unit)
+        _set(self, "attacker_from", attacker_from)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.unit, self.attacker_from) == (
+                other.unit, other.attacker_from)  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.unit, self.attacker_from))
+
+    def __repr__(self) -> str:
+        return f"Dislodged(unit={self.unit!r}, attacker_from={self.attacker_from!r})"
+
+    __setattr__ = _frozen_setattr
+    __delattr__ = _frozen_delattr
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Dislodged, (self.unit, self.attacker_from))
+
+
+fit_data_classes(Unit)

@@ -7,10 +7,11 @@ Positions are immutable values. The pieces a position is made of (:class:`Phase`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 from calhamer import notation
+from calhamer._build import mypyc_attr
 from calhamer.errors import PhaseError
 from calhamer.map import Location, Map, ProvinceId, UnitType, load_map
 from calhamer.pieces import KIND_NAMES, SEASON_NAMES, SEASONS, Dislodged, Phase, Unit
@@ -26,26 +27,60 @@ def _frozen(mapping: Mapping) -> Mapping:
     return MappingProxyType(dict(mapping))
 
 
-@dataclass(frozen=True)
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class Position:
     """A board position. Every field is read-only; use :meth:`replace` to derive new ones.
 
     ``units`` maps a province to the unit standing in it; ``centers`` maps a supply centre to
     its owner. ``dislodged`` and ``contested`` are only non-empty in a retreat phase.
+
+    An immutable value, written out by hand rather than as a dataclass (whose methods are
+    compiled when the module is imported, by every program that imports calhamer): equal
+    when every field is equal.
     """
 
+    __match_args__ = ("map", "phase", "units", "centers", "dislodged", "contested", "variant",
+                      "extra")
     map: Map
     phase: Phase
     units: Mapping[ProvinceId, Unit]
     centers: Mapping[ProvinceId, str]
-    dislodged: tuple[Dislodged, ...] = ()
-    contested: frozenset[ProvinceId] = frozenset()
-    variant: Variant = STANDARD
-    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    dislodged: tuple[Dislodged, ...]
+    contested: frozenset[ProvinceId]
+    variant: Variant
+    extra: Mapping[str, object]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _frozen(self.units))
-        object.__setattr__(self, "centers", _frozen(self.centers))
+    def __init__(
+        self,
+        map: Map,
+        phase: Phase,
+        units: Mapping[ProvinceId, Unit],
+        centers: Mapping[ProvinceId, str],
+        dislodged: tuple[Dislodged, ...] = (),
+        contested: frozenset[ProvinceId] = frozenset(),
+        variant: Variant = STANDARD,
+        extra: Mapping[str, object] | None = None,
+    ) -> None:
+        self.__dict__.update(
+            map=map, phase=phase, units=_frozen(units), centers=_frozen(centers),
+            dislodged=dislodged, contested=contested, variant=variant,
+            extra=MappingProxyType({}) if extra is None else extra,
+        )
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.map, self.phase, self.units, self.centers, self.dislodged, self.contested,
+                self.variant, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @classmethod
     def initial(cls, m: Map | str | None = None, variant: Variant = STANDARD) -> Position:
@@ -84,18 +119,20 @@ class Position:
                            self.dislodged, self.contested, self.variant, dict(self.extra)))
 
     def replace(self, **changes: object) -> Position:
-        """A copy with some fields changed (written out by hand: this runs every phase)."""
-        get = changes.get
-        return Position(
-            get("map", self.map),  # type: ignore[arg-type]
-            get("phase", self.phase),  # type: ignore[arg-type]
-            get("units", self.units),  # type: ignore[arg-type]
-            get("centers", self.centers),  # type: ignore[arg-type]
-            get("dislodged", self.dislodged),  # type: ignore[arg-type]
-            get("contested", self.contested),  # type: ignore[arg-type]
-            get("variant", self.variant),  # type: ignore[arg-type]
-            get("extra", self.extra),  # type: ignore[arg-type]
-        )
+        """A copy with some fields changed (written out by hand: this runs every phase).
+
+        The copy is filled in directly rather than through ``__init__``: the fields are
+        already checked values, and only the mappings given anew are made read-only."""
+        new = object.__new__(Position)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        for name, value in changes.items():
+            if name not in _FIELDS:
+                raise TypeError(f"Position has no field {name!r}")
+            if name == "units" or name == "centers":
+                value = _frozen(value)  # type: ignore[arg-type]
+            fields[name] = value
+        return new
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -109,18 +146,34 @@ class Position:
         return [p for p, owner in self.centers.items() if owner == power]
 
     def center_counts(self) -> dict[str, int]:
-        counts = dict.fromkeys(self.map.power_codes, 0)
-        provinces = self.map.provinces
-        for province, owner in self.centers.items():
-            # A province may count for several centres (Superdiplomacy's majors count 5).
-            counts[owner] = counts.get(owner, 0) + (provinces[province].centres or 1)
+        m = self.map
+        counts = dict.fromkeys(m.power_codes, 0)
+        self._add_centres(counts, 1)
         return counts
 
     def unit_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(self.map.power_codes, 0)
-        for unit in self.units.values():
-            counts[unit.power] = counts.get(unit.power, 0) + unit.count  # a stack counts all
+        self._add_units(counts, 1)
         return counts
+
+    def _add_centres(self, counts: dict[str, int], sign: int) -> None:
+        m = self.map
+        get = counts.get
+        if m.single_centres:
+            for owner in self.centers.values():
+                counts[owner] = get(owner, 0) + sign
+            return
+        weight = m.centre_weight
+        for province, owner in self.centers.items():
+            # A province may count for several centres (Superdiplomacy's majors count 5).
+            counts[owner] = get(owner, 0) + sign * (weight[province] or 1)
+
+    def _add_units(self, counts: dict[str, int], sign: int) -> None:
+        get = counts.get
+        for unit in self.units.values():
+            power = unit.power
+            # A plain unit counts one; a stack counts all its units.
+            counts[power] = get(power, 0) + (sign if type(unit) is Unit else sign * unit.count)
 
     def powers(self) -> list[str]:
         """Powers still in the game: those with a unit or a supply centre."""
@@ -129,8 +182,10 @@ class Position:
 
     def adjustments(self) -> dict[str, int]:
         """Builds (positive) or removals (negative) each power is due in an adjustment phase."""
-        units, centers = self.unit_counts(), self.center_counts()
-        return {p: centers.get(p, 0) - units.get(p, 0) for p in set(units) | set(centers)}
+        due = dict.fromkeys(self.map.power_codes, 0)  # centres less units, counted in one go
+        self._add_centres(due, 1)
+        self._add_units(due, -1)
+        return due
 
     def winner(self) -> str | None:
         """The great power holding the centres a solo needs (the map's victory number, as the
@@ -140,16 +195,21 @@ class Position:
     def status(self) -> list[str]:
         """Problems with this position as sentences; empty when it is sound."""
         problems = []
+        loc_province, can_stand = self.map.loc_province, self.map.unit_can_stand
         for province, unit in self.units.items():
-            if self.map.province_of(unit.loc) != province:
+            if loc_province[unit.loc] != province:
                 problems.append(f"{self.map.loc_name(unit.loc)} is filed under the wrong province")
-            if not self.map.unit_can_stand(unit.type, unit.loc):
+            if not can_stand(unit.type, unit.loc):
                 kind = "an army" if unit.type is UnitType.ARMY else "a fleet"
                 problems.append(f"{kind} cannot stand in {self.map.describe(unit.loc)}")
         return problems
 
     def __repr__(self) -> str:
         return f"<Position {self.map.name} {self.phase.code}: {len(self.units)} units>"
+
+
+_FIELDS = frozenset(("map", "phase", "units", "centers", "dislodged", "contested", "variant",
+                     "extra"))
 
 
 def units_from_specs(
@@ -163,12 +223,25 @@ def units_from_specs(
     """
     if parse_unit is None:
         parse_unit = notation.parse_unit
+    # The standard reader: a unit written as documents write it ("A PAR", "F STP/SC") is read
+    # here by exact look-ups; anything else goes to the reader.
+    standard = parse_unit is notation.parse_unit or (
+        getattr(parse_unit, "__func__", None) is notation.Notation.parse_unit)
+    canonical = m.canonical_locations
+    loc_province = m.loc_province
+    types = {"A ": UnitType.ARMY, "F ": UnitType.FLEET}
 
     units: dict[ProvinceId, Unit] = {}
     for power, unit_specs in specs.items():
+        exact = standard and power in m.power_codes
         for spec in unit_specs:
-            unit = parse_unit(m, spec, power)
-            province = m.province_of(unit.loc)
+            unit_type = types.get(spec[:2]) if exact else None
+            loc = canonical.get(spec[2:]) if unit_type is not None else None
+            if unit_type is not None and loc is not None:
+                unit = Unit(power, unit_type, loc)
+            else:
+                unit = parse_unit(m, spec, power)
+            province = loc_province[unit.loc]
             if province in units:
                 raise PhaseError(
                     f"two units are placed in {m.describe(province)}: "

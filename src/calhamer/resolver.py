@@ -12,7 +12,10 @@ exactly one resolution; two answers (or none) call the backup rule.
 
 from __future__ import annotations
 
+from calhamer._build import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class GuessResolver:
     __slots__ = ("_cycle", "_guess_based", "_hits", "resolution", "resolved", "visited")
 

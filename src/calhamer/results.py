@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
@@ -15,6 +16,9 @@ if TYPE_CHECKING:
     from calhamer.map import ProvinceId
     from calhamer.position import Position
     from calhamer.resolver import GuessResolver
+
+
+_set = object.__setattr__
 
 
 class Result(StrEnum):
@@ -29,16 +33,46 @@ class Result(StrEnum):
 SUCCEEDS, FAILS, INVALID, UNKNOWN = Result.SUCCEEDS, Result.FAILS, Result.INVALID, Result.UNKNOWN
 
 
-@dataclass(slots=True)
+@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class OrderResult:
-    """One order's fate. ``text`` is the order as the player wrote it, kept verbatim."""
+    """One order's fate. ``text`` is the order as the player wrote it, kept verbatim.
+
+    Equal when every field is equal. Written out by hand rather than as a dataclass, whose
+    methods are compiled when the module is imported (by every program that imports calhamer).
+    """
+
+    __slots__ = ("canonical", "order", "power", "reason", "result", "text")
+    __match_args__ = ("power", "text", "canonical", "result", "reason", "order")
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash
 
     power: str
     text: str
     canonical: str
     result: Result
     reason: str
-    order: AnyOrder | None = None
+    order: AnyOrder | None
+
+    def __init__(self, power: str, text: str, canonical: str, result: Result, reason: str,
+                 order: AnyOrder | None = None) -> None:
+        self.power = power
+        self.text = text
+        self.canonical = canonical
+        self.result = result
+        self.reason = reason
+        self.order = order
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.power, self.text, self.canonical, self.result, self.reason, self.order)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return (f"OrderResult(power={self.power!r}, text={self.text!r}, "
+                f"canonical={self.canonical!r}, result={self.result!r}, "
+                f"reason={self.reason!r}, order={self.order!r})")
 
     @property
     def succeeded(self) -> bool:
@@ -53,7 +87,7 @@ class OrderResult:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@mypyc_attr(native_class=False)  # a plain class in either build: Kriegsplomacy keys weakly on it
 class Resolution:
     """How a movement phase was resolved, for whoever needs more than each order's result
     (Kriegsplomacy's reports of attacks and spies, tests, bots): ``PhaseOutcome.resolution``.
@@ -64,13 +98,37 @@ class Resolution:
     ``orders`` are the legal orders it resolved, by the province of their unit (empty when the
     resolver works on other pieces than units: stacks). ``dice`` records every throw of a
     phase decided with dice (Superdiplomacy).
+
+    The fields are read-only; two resolutions are equal only when they are the same one.
     """
 
+    __slots__ = ("__weakref__", "dice", "orders", "resolver")  # kept in weak tables (Kriegsplomacy)
+    __match_args__ = ("resolver", "orders", "dice")
     resolver: GuessResolver
-    orders: Mapping[ProvinceId, Order] = field(default_factory=dict)
-    dice: DiceRecord | None = None
+    orders: Mapping[ProvinceId, Order]
+    dice: DiceRecord | None
+
+    def __init__(self, resolver: GuessResolver, orders: Mapping[ProvinceId, Order] | None = None,
+                 dice: DiceRecord | None = None) -> None:
+        _set(self, "resolver", resolver)
+        _set(self, "orders", {} if orders is None else orders)
+        _set(self, "dice", dice)
+
+    def __repr__(self) -> str:
+        return (f"Resolution(resolver={self.resolver!r}, orders={self.orders!r}, "
+                f"dice={self.dice!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Resolution, (self.resolver, self.orders, self.dice))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+@mypyc_attr(native_class=False)  # a plain class in either build, its fields in vars()
 class PhaseOutcome:
     """The adjudication of one phase: every order's result and the position that follows.
 

@@ -77,13 +77,13 @@ class Browser:
 class Worlds:
     """The two games, the same users in each (so names, user ids and CSRF tokens agree)."""
 
-    def __init__(self, judge: Judge) -> None:
+    def __init__(self, judge: Judge, variant: str = "kriegsplomacy") -> None:
         self.judge = judge
         self.gm = judge.user("gm")
         self.players = {p: judge.user(p.lower()) for p in POWERS}
         self.ids: dict[str, str] = {}
         for world in ("A", "B"):
-            game = judge.new_game(self.gm, variant="kriegsplomacy",
+            game = judge.new_game(self.gm, variant=variant,
                                   deadlines={"movement": 60, "retreat": 30, "adjustment": 30})
             self.ids[world] = game["id"]
             for power in POWERS:
@@ -179,11 +179,12 @@ def answers(worlds: Worlds, world: str, phases: list[str], current: str) -> list
     return out
 
 
-def play_phase(worlds: Worlds, phase: str) -> None:
+def play_phase(worlds: Worlds, phase: str, france: dict[str, list[str]] = FRANCE,
+               world_a: dict[str, dict[str, list[str]]] = WORLD_A) -> None:
     """France saves its orders (the answer must not depend on the world), the others theirs."""
-    lines = FRANCE.get(phase, [])
+    lines = france.get(phase, [])
     saved = {}
-    for world, others in (("A", WORLD_A), ("B", WORLD_B)):
+    for world, others in (("A", world_a), ("B", WORLD_B)):
         r = worlds.order(world, worlds.players[VIEWER], phase, lines)
         assert r.status_code == 200, r.text
         saved[world] = r.json()
@@ -317,3 +318,51 @@ def test_the_fog_comparison_can_fail(worlds: Worlds) -> None:
     b = answers(worlds, "B", ["F1901M"], "F1901R")
     differing = [x for x, y in zip(a, b, strict=True) if x != y]
     assert differing and all("att" in x for x in differing)
+
+
+# The composed presets with fog (composition.md): the standard board, from Spring 1901. France
+# takes Belgium (in fog-dp from its neutral army); in world A the others move about out of
+# France's sight (Italy dislodges Austria from Trieste) and, in fog-dp, bid for neutral units
+# France does not see; in world B they stand still and bid nothing.
+PRESET_FRANCE = {
+    "S1901M": ["A Par - Pic", "A Mar - Bur", "F Bre E"],
+    "F1901M": ["A Pic - Bel", "A Bur S A Pic - Bel", "F Bre - Mao"],
+    "W1901A": ["Build A Par"],
+}
+PRESET_WORLD_A = {
+    "S1901M": {"GERMANY": ["A Ber - Pru", "F Kie - Bal"], "ITALY": ["A Ven - Tyr", "A Rom - Ven"],
+               "ENGLAND": ["F Edi - Nwg"]},
+    "F1901M": {"ITALY": ["A Ven - Tri", "A Tyr S A Ven - Tri"], "AUSTRIA": ["F Tri H"],
+               "ENGLAND": ["F Nwg - Nwy"]},
+    "F1901R": {"AUSTRIA": ["F Tri R Alb"]},
+}
+PRESET_BIDS_A = {"S1901M": {"GERMANY": ["1 DP: A Den S A Swe"], "ITALY": ["1 DP: A Tun H"]},
+                 "F1901M": {"ITALY": ["2 DP: A Ser H"], "ENGLAND": ["1 DP: A Nwy - Swe"]}}
+
+
+@pytest.mark.parametrize("variant", ["fog-dp", "arpiesse-fog"])
+def test_a_player_cannot_tell_the_worlds_apart_in_a_composed_preset(judge: Judge,
+                                                                   variant: str) -> None:
+    worlds = Worlds(judge, variant)
+    phases: list[str] = []
+    steps = (("S1901M", "S1901R"), ("S1901R", "F1901M"), ("F1901M", "F1901R"),
+             ("F1901R", "W1901A"), ("W1901A", "S1902M"))
+    for code, following in steps:
+        phases.append(code)
+        play_phase(worlds, code, PRESET_FRANCE, PRESET_WORLD_A)
+        if variant == "fog-dp":
+            for power, bids in PRESET_BIDS_A.get(code, {}).items():
+                r = judge.client.put(f"/api/games/{worlds.ids['A']}/bids",
+                                     headers=worlds.players[power].headers,
+                                     json={"phase": code, "bids": bids})
+                assert r.status_code == 200 and r.json()["problems"] == [], r.text
+        compare(worlds, phases[-2:], code)  # the phase just adjudicated, and this one
+        for world in ("A", "B"):
+            worlds.process(world)
+            assert worlds.gm_get(world, "/api/games/{id}")["game"]["phase"] == following
+    # (After the winter France is told every power's centre total, rule 3.2, which differ.)
+    # The truth differs (Austria lost Trieste in world A), and France took Belgium in both.
+    truth = {w: worlds.gm_get(w, "/api/games/{id}")["position"] for w in ("A", "B")}
+    assert truth["A"]["units"] != truth["B"]["units"]
+    for world in ("A", "B"):
+        assert "BEL" in truth[world]["centers"]["FRANCE"]

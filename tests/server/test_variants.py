@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from calhamer.game import Game
 from calhamer.server.services.games import unservable_reason
 from calhamer.variants import all_variants, find_variant
 
@@ -33,8 +34,12 @@ def test_each_variant_plays_a_phase(judge, variant):
     assert r.status_code == 200, r.text
     assert all(c["ok"] for c in r.json()["checks"]), r.text
     if find_variant(variant).bids is not None:  # a bid for the first neutral unit to hold
-        neutral = next(u for p, us in view["position"]["units"].items() if p not in
-                       {s["power"] for s in game["seats"]} for u in us)
+        seats = {s["power"] for s in game["seats"]}
+        shown = [u for p, us in view["position"]["units"].items() if p not in seats for u in us]
+        # Under fog a player sees no neutral unit: it bids for one printed on the board.
+        neutral = shown[0] if shown else next(
+            o for os in Game.new(variant).possible_bids(power)[1].values() for o in os
+        ).removesuffix(" H")
         r = judge.client.put(f"/api/games/{gid}/bids", headers=player.headers,
                              json={"phase": game["phase"], "bids": [f"1 DP: {neutral} H"]})
         assert r.status_code == 200 and r.json()["problems"] == [], r.text

@@ -34,9 +34,9 @@ def build_parser() -> Parser:
 
 
 def _version() -> str:
-    from calhamer import __version__  # the package's own version, read when asked for
+    from calhamer import __version__, compiled  # the package's own version, read when asked for
 
-    return __version__
+    return f"{__version__} ({'compiled' if compiled else 'plain Python'})"
 
 
 def _fail(message: str, stream: TextIO | None = None) -> int:

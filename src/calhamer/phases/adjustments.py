@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from calhamer.map import FLEET, Map, Terrain
@@ -17,8 +18,10 @@ from calhamer.views import carry_forward
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn
+
+_BUILD_ORDERS = (Build, Waive)
 
 
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
@@ -27,14 +30,14 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     for power, items in intake.variant.unit_orders(position, {}, rules).items():
         intake.add(power, items)  # units no player commands (a DP variant's minor powers)
     due = position.adjustments()
-    units = dict(position.units)
+    units = editable(position.units)
     built: dict[str, int] = {}
     removed_by: dict[str, int] = {}
     removed: list[int] = []
     for result, order in intake.accepted:
         power = result.power
         allowance = due.get(power, 0)
-        if isinstance(order, Build | Waive):
+        if isinstance(order, _BUILD_ORDERS):
             if allowance <= 0:
                 intake.illegal(result, f"{power} has no builds this winter")
                 continue
@@ -45,8 +48,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             if isinstance(order, Build):
                 try:
                     new_unit = _checked_build(position, power, order, units, rules)
-                except _AlreadyBuilt as exc:
-                    result.result, result.reason = FAILS, str(exc)
+                except _AlreadyBuilt as taken:
+                    result.result, result.reason = FAILS, str(taken)
                     continue
                 except Illegal as exc:
                     intake.illegal(result, str(exc))
@@ -90,11 +93,13 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             for province in civil_disorder_removals(position, power, units, missing, rules):
                 unit = units.pop(province)
                 removed.append(province)
+                # The canonical text is written by intake.finish, when the results are read.
                 intake.results.setdefault(power, []).append(
-                    OrderResult(power, "", intake.write(Disband(unit.type, unit.loc)), SUCCEEDS,
-                                "removed by the civil-disorder rule (too few removals ordered)")
+                    OrderResult(power, "", "", SUCCEEDS,
+                                "removed by the civil-disorder rule (too few removals ordered)",
+                                Disband(unit.type, unit.loc))
                 )
-    after = position.replace(units=units)
+    after = position.replace(units=MappingProxyType(units))
     after, nxt = carry_forward(position, None, after, advance(after, rules))
     # The texts are written when the results are first read (a bot may never read them).
     return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeVar
 
 from calhamer.pieces import Phase
 from calhamer.rules import Rules
@@ -10,14 +12,25 @@ from calhamer.rules import Rules
 if TYPE_CHECKING:
     from calhamer.position import Position
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+
+def editable(mapping: Mapping[K, V]) -> dict[K, V]:
+    """A dict copy of one of a position's tables: a read-only view's own dict, copied at once
+    (``dict()`` of a view would read it entry by entry, many times slower)."""
+    if type(mapping) is MappingProxyType or type(mapping) is dict:
+        return mapping.copy()  # type: ignore[attr-defined,no-any-return]
+    return dict(mapping)
 
 
 def update_centers(position: Position) -> dict[int, str]:
     """Supply-centre owners after Fall: a unit standing on a centre takes it."""
-    m = position.map
-    centers = dict(position.centers)
+    weight = position.map.centre_weight
+    centers = editable(position.centers)
     for province, unit in position.units.items():
-        if m.provinces[province].is_supply_center:
+        if weight[province]:
             centers[province] = unit.power
     return centers
 
@@ -37,7 +50,7 @@ def advance(position: Position, rules: Rules) -> Position:
         return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
         after = position.replace(
-            phase=Phase(phase.year, "W", "A"), centers=update_centers(position),
+            phase=Phase(phase.year, "W", "A"), centers=MappingProxyType(update_centers(position)),
             contested=frozenset(),
         )
         if adjustments_needed(after, rules):
@@ -48,10 +61,23 @@ def advance(position: Position, rules: Rules) -> Position:
 
 def adjustments_needed(position: Position, rules: Rules) -> bool:
     """Whether any power must remove, or could build, this winter."""
-    for power, amount in position.adjustments().items():
+    due = position.adjustments()
+    growing = set()
+    for power, amount in due.items():
         if amount < 0:
             return True
-        if amount > 0 and buildable_centres(position, power, rules):
+        if amount > 0:
+            growing.add(power)
+    if not growing:
+        return False
+    # A power due builds needs a free centre to build in (buildable_centres, for all at once).
+    units = position.units
+    home_only = rules.builds_in_home_centres_only
+    provinces = position.map.provinces
+    for province, owner in position.centers.items():
+        if owner in growing and province not in units and (
+            not home_only or provinces[province].home == owner
+        ):
             return True
     return False
 

@@ -7,7 +7,8 @@ retreats, adjustments, civil disorder); a variant reuses them, wraps them, or gi
 for a kind (Superdiplomacy's stacks) or a new kind (Arpiesse's summer exchange, ``X``).
 
 This module is not imported by :mod:`calhamer.phases` itself: the possible orders come from
-:mod:`calhamer.options`, which builds on the phases.
+:mod:`calhamer.options`, which builds on the phases (and is loaded when first asked for, so that
+a program that only adjudicates never loads it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from calhamer.options import adjustment_candidates, movement_candidates, retreat_candidates
+from calhamer._build import mypyc_attr
 from calhamer.phases import (
     OrdersIn,
     adjudicate_adjustments,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from calhamer.rules import Rules
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class PhaseHandler:
     """How one kind of phase is played. Subclasses override both methods."""
 
@@ -50,6 +52,7 @@ class PhaseHandler:
         return {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Movement(PhaseHandler):
     """The movement phase, resolved by the variant's resolver class."""
 
@@ -60,9 +63,12 @@ class Movement(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import movement_candidates
+
         return movement_candidates(position, known, power)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Retreats(PhaseHandler):
     """The retreat phase after a movement phase that dislodged units."""
 
@@ -72,9 +78,12 @@ class Retreats(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import retreat_candidates
+
         return retreat_candidates(known, power)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Adjustments(PhaseHandler):
     """The winter: builds, removals and waives, and civil disorder."""
 
@@ -84,6 +93,8 @@ class Adjustments(PhaseHandler):
     def possible_orders(
         self, position: Position, known: Position, power: str, rules: Rules
     ) -> dict[Location, list[AnyOrder]]:
+        from calhamer.options import adjustment_candidates
+
         return adjustment_candidates(known, power, rules)
 
 

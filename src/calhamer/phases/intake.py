@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
+from calhamer.notation import Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 
+
+_UNIT = Unit
 
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
 
@@ -32,7 +35,18 @@ class Intake:
         self.results: dict[str, list[OrderResult]] = {}
         self.accepted: list[tuple[OrderResult, AnyOrder]] = []
         self.given_as_order: list[tuple[OrderResult, AnyOrder]] = []
+        # Orders read from text already in canonical form: while the order stands as read,
+        # its canonical text is the text itself (nothing to write out).
+        self.verbatim: list[tuple[OrderResult, AnyOrder]] = []
         self.variant = position.variant
+        notation = type(self.variant.notation)
+        self._canonical_reader = (
+            _canonical_movement_order
+            if position.phase.kind == "M"
+            and notation.parse_order is Notation.parse_order
+            and notation.format_order is Notation.format_order
+            else None
+        )
         self.check = self.variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
@@ -43,12 +57,14 @@ class Intake:
         """Read ``items`` as orders of ``raw_power``; return the ones understood."""
         position, variant = self.position, self.variant
         m = position.map
-        power = m.find_power(raw_power) or raw_power.upper()
+        power = raw_power if raw_power in m._power_codes else (
+            m.find_power(raw_power) or raw_power.upper())
         bucket = self.results.setdefault(power, [])
         added: list[tuple[OrderResult, AnyOrder]] = []
         given_as_order = self.given_as_order
+        parse = None
         for item in items:
-            if not isinstance(item, str):
+            if type(item) is not str and not isinstance(item, str):
                 # An order value: its text is written out only if the results are read.
                 result = OrderResult(power, "", "", SUCCEEDS, "", item)
                 pair = (result, item)
@@ -56,10 +72,22 @@ class Intake:
                 bucket.append(result)
                 added.append(pair)
                 continue
+            if self._canonical_reader is not None:
+                # The standard notation reading a movement order: text in calhamer's own form
+                # (what bots and the web judge send) is read by exact look-ups, here.
+                exact = self._canonical_reader(m, item)
+                if exact is not None:
+                    result = OrderResult(power, item, "", SUCCEEDS, "", exact)
+                    bucket.append(result)
+                    added.append((result, exact))
+                    if not item.endswith(" VIA"):  # written out as "VIA CONVOY"
+                        self.verbatim.append((result, exact))
+                    continue
+            if parse is None:
+                parse = variant.notation.parse_order
+                kind = position.phase.kind
             try:
-                parsed = variant.notation.parse_order(
-                    m, item, phase_kind=position.phase.kind, position=position, power=power
-                )
+                parsed = parse(m, item, phase_kind=kind, position=position, power=power)
             except OrderError as exc:
                 bucket.append(OrderResult(power, item, "", INVALID, str(exc)))
                 continue
@@ -79,6 +107,9 @@ class Intake:
         write = self.write
         for result, given in self.given_as_order:
             result.text = write(given)
+        for result, read in self.verbatim:
+            if result.order is read and not result.canonical:
+                result.canonical = result.text
         for results in self.results.values():
             for result in results:
                 if not result.canonical and result.order is not None:
@@ -95,6 +126,6 @@ class Intake:
 
 
 def moved_unit(unit: Unit, loc: int) -> Unit:
-    if type(unit) is Unit:
+    if type(unit) is _UNIT:
         return Unit(unit.power, unit.type, loc)
     return replace(unit, loc=loc)  # a variant's unit keeps its extra fields

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from calhamer.adjudicator import (
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 from calhamer.phases.explain import Explainer
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn, moved_unit
 
 
@@ -53,10 +54,19 @@ def adjudicate_movement(
     by_province: dict[int, list[OrderResult]] = {}
     legal: dict[int, Order] = {}
     clashes: set[int] = set()
+    check = intake.check
+    order_type = Order
     for result, order in intake.accepted:
-        checked = checked_movement_order(intake, result, order)
-        if checked is None:
+        # checked_movement_order, written out: this runs for every order of every phase.
+        if not isinstance(order, order_type):
+            intake.illegal(result, "only hold, move, support and convoy orders are given now")
             continue
+        try:
+            checked = check(position, result.power, order)
+        except Illegal as exc:
+            intake.illegal(result, str(exc))
+            continue
+        result.order = checked
         province = loc_province[checked.loc]
         earlier = legal.get(province)
         if earlier is None:
@@ -76,14 +86,14 @@ def adjudicate_movement(
     # come from, and those orders replace any given for the same unit.
     for power, items in intake.variant.unit_orders(position, legal, rules).items():
         for result, order in intake.add(power, items):
-            checked = checked_movement_order(intake, result, order)
-            if checked is None:
+            neutral = checked_movement_order(intake, result, order)
+            if neutral is None:
                 continue
-            province = loc_province[checked.loc]
+            province = loc_province[neutral.loc]
             for prior in by_province.get(province, ()):
                 if prior.result != INVALID:
                     intake.illegal(prior, "this unit's order is not given by players")
-            legal[province] = checked
+            legal[province] = neutral
             by_province[province] = [result]
 
     table = OrderTable(position, legal, rules)
@@ -125,24 +135,29 @@ def _movement_outcome(
                 )
         return intake.finish()
 
-    new_units: dict[ProvinceId, Unit] = {}
+    new_units: dict[ProvinceId, Unit]
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
-    for province, unit in position.units.items():
-        if province in dislodged_at:
-            if not intake.variant.may_retreat(position, unit):
-                destroyed.append(province)  # a unit that cannot retreat is destroyed at once
-                continue
-            attacker = dislodged_at[province]
-            blocked: int | None = attacker
-            if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
-                blocked = None  # DATC 4.A.5: the army never crossed that border
-            dislodged.append(Dislodged(unit, blocked))
-        elif province in moved:
-            new_loc = table.exact[province]
-            new_units[m.loc_province[new_loc]] = moved_unit(unit, new_loc)
-        else:
-            new_units[province] = unit
+    if dislodged_at or moved:
+        new_units = {}
+        loc_province, exact = m.loc_province, table.exact
+        for province, unit in position.units.items():
+            if province in dislodged_at:
+                if not intake.variant.may_retreat(position, unit):
+                    destroyed.append(province)  # a unit that cannot retreat is destroyed at once
+                    continue
+                attacker = dislodged_at[province]
+                blocked: int | None = attacker
+                if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
+                    blocked = None  # DATC 4.A.5: the army never crossed that border
+                dislodged.append(Dislodged(unit, blocked))
+            elif province in moved:
+                new_loc = exact[province]
+                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+            else:
+                new_units[province] = unit
+    else:
+        new_units = editable(position.units)
     targets = {dest[p] for p in table.movers if kind[p] == MOVE}
     contested = frozenset(
         q for q in targets
@@ -153,7 +168,8 @@ def _movement_outcome(
         phase = Phase(phase.year, phase.season, "R")
     state = intake.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
-        phase=phase, units=new_units, dislodged=tuple(dislodged), contested=contested,
+        phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
+        contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
     nxt = after if after.dislodged else advance(after, rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from calhamer.map import ARMY, FLEET
@@ -15,7 +16,7 @@ from calhamer.views import carry_forward
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-from calhamer.phases.flow import advance
+from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import Intake, OrdersIn, moved_unit
 
 
@@ -23,16 +24,21 @@ def retreat_options(position: Position, entry: Dislodged) -> list[int]:
     """Every location the dislodged unit may retreat to."""
     m = position.map
     unit = entry.unit
-    blocked = set(position.units) | set(position.contested)
-    if entry.attacker_from is not None:
-        blocked.add(entry.attacker_from)
+    units, contested = position.units, position.contested
+    attacker = entry.attacker_from
     if unit.type is ARMY:
-        return [q for q in sorted(m.army_adjacent[m.province_of(unit.loc)]) if q not in blocked]
-    return [d for d in sorted(m.fleet_adjacent[unit.loc]) if m.province_of(d) not in blocked]
+        return [q for q in sorted(m.army_adjacent[m.loc_province[unit.loc]])
+                if q not in units and q not in contested and q != attacker]
+    loc_province = m.loc_province
+    return [d for d in sorted(m.fleet_adjacent[unit.loc])
+            if (q := loc_province[d]) not in units and q not in contested and q != attacker]
 
 
 def _retreat_needed(position: Position) -> bool:
     return bool(position.dislodged)
+
+
+_RETREAT_ORDERS = (Retreat, Disband)
 
 
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
@@ -41,7 +47,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     by_unit = {m.province_of(d.unit.loc): d for d in position.dislodged}
     chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
     for result, order in intake.accepted:
-        if not isinstance(order, Retreat | Disband):
+        if not isinstance(order, _RETREAT_ORDERS):
             intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
             continue
         province = m.province_of(order.loc)
@@ -66,16 +72,16 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     for province, (result, order) in chosen.items():
         if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
             targets.setdefault(m.province_of(order.dest), []).append(province)
-    units = dict(position.units)
+    units = editable(position.units)
     removed: list[int] = []
     for province, entry in by_unit.items():
         if province not in chosen:
             removed.append(province)
-            canonical = intake.write(Disband(entry.unit.type, entry.unit.loc))
             reason = "no retreat ordered, so the unit is disbanded"
-            intake.results.setdefault(entry.unit.power, []).append(
-                OrderResult(entry.unit.power, "", canonical, SUCCEEDS, reason)
-            )
+            # The canonical text is written by intake.finish, when the results are read.
+            intake.results.setdefault(entry.unit.power, []).append(OrderResult(
+                entry.unit.power, "", "", SUCCEEDS, reason,
+                Disband(entry.unit.type, entry.unit.loc)))
             continue
         result, order = chosen[province]
         if isinstance(order, Disband):
@@ -106,7 +112,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
         else:
             units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
-    after = position.replace(units=units, dislodged=(), contested=frozenset())
+    after = position.replace(units=MappingProxyType(units), dislodged=(), contested=frozenset())
     after, nxt = carry_forward(position, None, after, advance(after, rules))
     # The texts are written when the results are first read (a bot may never read them).
     return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)

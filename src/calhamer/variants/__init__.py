@@ -42,6 +42,8 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
     "superdiplomacy": ("calhamer.variants.superdiplomacy:Superdiplomacy",
                        ("super", "super-diplomacy", "superdip")),
     # composed presets (calhamer.variants.presets) are added here as each is finished
+    "fog-dp": ("calhamer.variants.presets:FogWithNeutrals", ("kriegsplomacy-dp", "fog-neutrals")),
+    "arpiesse-fog": ("calhamer.variants.presets:ColoursUnderFog", ("colours-fog", "fog-arpiesse")),
 }
 
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance

@@ -423,9 +423,10 @@ class ExchangePhase(PhaseHandler):
         for here, unit in sorted(position.units.items()):
             if unit.power != power:
                 continue
+            # the partners the power knows of (every unit on an open board; under fog, its own)
             exchanges: list[AnyOrder] = [
                 Exchange(unit.type, unit.loc, other.type, other.loc)
-                for there, other in sorted(position.units.items())
+                for there, other in sorted(known.units.items())
                 if there != here and (could_support_hold(m, unit, other)
                                       or could_support_hold(m, other, unit))]
             if exchanges:
@@ -734,6 +735,10 @@ def adjudicate_exchanges(
     m = position.map
     intake = Intake(position, orders)
     variant = intake.variant
+    # Under fog (composition.md, "the summer exchange") an exchange with a place where no
+    # unit stands fails like one the other unit did not order, and no reason names the other
+    # unit's colour or type: the power learns only what the exchange it took part in did.
+    hidden = variant.visibility.hidden_information
     given: dict[int, list[tuple[OrderResult, Exchange]]] = {}
     for result, order in intake.accepted:
         if not isinstance(order, Exchange):
@@ -749,10 +754,14 @@ def adjudicate_exchanges(
         if there == here:
             intake.illegal(result, "a unit cannot exchange colours with itself")
             continue
-        if partner is None:
+        if partner is None and not hidden:
             intake.illegal(result, f"there is no unit in {m.describe(there)} to exchange with")
             continue
-        checked = Exchange(unit.type, unit.loc, partner.type, partner.loc)
+        if partner is None or (hidden and partner.power != unit.power):
+            # Under fog the partner is written as the power wrote it: its type is not told.
+            checked = Exchange(unit.type, unit.loc, order.other_type, order.other)
+        else:
+            checked = Exchange(unit.type, unit.loc, partner.type, partner.loc)
         result.order = checked
         given.setdefault(here, []).append((result, checked))
 
@@ -766,11 +775,15 @@ def adjudicate_exchanges(
 
     units = dict(position.units)
     for here, there in wanted.items():
-        unit, partner = position.units[here], position.units[there]
-        name = notation.format_unit(m, partner)
-        if wanted.get(there) != here:
-            verdict, reason = FAILS, f"{colour_name(colour_of(partner))} {name} did not order " \
-                                     "the same exchange"
+        unit, partner = position.units[here], position.units.get(there)
+        if partner is None or wanted.get(there) != here:
+            if hidden or partner is None:
+                reason = f"the unit in {m.describe(there)} did not order the same exchange"
+            else:
+                name = notation.format_unit(m, partner)
+                reason = f"{colour_name(colour_of(partner))} {name} did not order the same " \
+                         "exchange"
+            verdict = FAILS
         elif not (could_support_hold(m, unit, partner) or could_support_hold(m, partner, unit)):
             verdict, reason = FAILS, "neither unit could support the other to hold"
         else:

@@ -74,6 +74,7 @@ from .judging import (  # noqa: F401
     DPTerms,
     JudgedBid,
     bid_options,
+    bidding_position,
     check_bids,
     judge_bid,
     judge_power_bids,

@@ -25,7 +25,7 @@ from calhamer.validation import Illegal
 from calhamer.variant import RuleModule
 
 from .bids import Bid, to_bid
-from .neutrals import is_stationary, neutral_units
+from .neutrals import is_stationary, minor_powers, neutral_units
 
 ORDER_KINDS = ("hold", "move", "support", "convoy")
 
@@ -110,6 +110,10 @@ def judge_bid(variant: DPTerms, position: Position, bid: Bid) -> JudgedBid:
     order = parsed.order
     if not isinstance(order, Order):
         return _void(judged, "only hold, move, support and convoy orders can be bought")
+    if m.province_of(order.loc) not in position.units:
+        # Said alike on an open board and under fog, where the board is what the bidder
+        # knows (bidding_position): a bid for a unit no longer there is void.
+        return _void(judged, f"there is no neutral unit in {m.describe(m.province_of(order.loc))}")
     try:
         checked = variant.check_movement_order(position, None, order)
     except Illegal as exc:
@@ -167,6 +171,31 @@ def judge_power_bids(
     return judged, spent, allot, why
 
 
+def bidding_position(position: Position, power: str) -> Position:
+    """The board ``power``'s bids are checked against when they are given.
+
+    On an open board, the board. When the variant hides the board (fog of war,
+    composition.md "Fog and neutrals"), what the power knows (its known position) with the
+    minor powers' starting units, which are printed on the board, wherever the power has no
+    unit of its own: a bid is checked against that, so that checking it tells nothing of the
+    true board (whether a neutral unit is still there, or whose unit stands there now). A
+    bid for a unit that is no longer there is void when the phase is adjudicated, which
+    judges the bids on the true board.
+    """
+    variant = position.variant
+    policy = variant.visibility
+    if not policy.hidden_information:
+        return position
+    m = position.map
+    known = policy.known_position(position, power)
+    units = dict(known.units)
+    for code, minor in minor_powers(m).items():
+        for spec in minor.units:
+            start = variant.notation.parse_unit(m, spec, code)
+            units.setdefault(m.province_of(start.loc), start)
+    return known.replace(units=units)
+
+
 def check_bids(
     position: Position, power: str, bids: Sequence[Mapping[str, object] | str | Bid]
 ) -> list[str]:
@@ -183,7 +212,8 @@ def check_bids(
     if not position.phase.is_movement:
         return [f"bids are given only in movement phases, and {position.phase.code} is not one"]
     found = [to_bid(code, item) for item in bids]
-    judged, _spent, _allot, why = judge_power_bids(variant, position, code, found)
+    judged, _spent, _allot, why = judge_power_bids(
+        variant, bidding_position(position, code), code, found)
     problems = [f"{j.bid.text}: {j.reason}" for j in judged if j.status == VOID and j.reason != why]
     if why:
         problems.append(why)
@@ -201,7 +231,9 @@ def bid_options(position: Position, power: str) -> tuple[int, dict[Location, lis
     if not position.phase.is_movement:
         return 0, {}
     m = position.map
-    allotment = variant.allotment(position, m.find_power(power) or power)
+    code = m.find_power(power) or power
+    allotment = variant.allotment(position, code)
+    position = bidding_position(position, code)  # under fog, what the bidder knows
     found: dict[Location, list[AnyOrder]] = {}
     for minor in sorted({u.power for u in neutral_units(position).values()}):
         for loc, orders in movement_candidates(position, position, minor).items():

@@ -71,6 +71,7 @@ from .visibility import (  # noqa: F401
     known_position,
     known_totals,
     movement_view,
+    own_view,
     retreat_view,
     winter_view,
 )
@@ -83,15 +84,34 @@ class KriegsplomacyNotation(Notation):
         self, m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
     ) -> ParsedOrder:
         """Orders are read against the power's own units only (an omitted unit type is never
-        taken from a foreign unit); ``E`` and ``CE`` end a movement order."""
+        taken from a foreign unit, a colour written for a foreign unit is never checked);
+        ``E`` and ``CE`` end a movement order. The rest of the reading is the notation of
+        the other modules (``super()``), given only what the power knows."""
         if position is not None:
             position = known_position(position, m.find_power(power or "") or "")
-        return read_order(m, text, phase_kind=phase_kind, position=position, power=power)
+        return read_order(m, text, phase_kind=phase_kind, position=position, power=power,
+                          parse=super().parse_order)
 
     def format_order(self, position: Position, order: AnyOrder) -> str:
+        """An order written as its power knows the board: what the other modules' notation
+        adds about a unit (a colour) is written for the power's own units only, so that the
+        canonical form of an order naming a foreign unit tells nothing of it."""
+        m = position.map
+        loc = getattr(order, "loc", None)
+        owner = None
+        if isinstance(order, Order) and loc is not None:
+            here = m.province_of(loc)
+            unit = position.units.get(here)
+            if position.phase.is_retreat:
+                unit = next((d.unit for d in position.dislodged
+                             if m.province_of(d.unit.loc) == here), unit)
+            owner = unit.power if unit is not None else None
+        known = known_position(position, owner or "")
         if isinstance(order, Espionage | CounterEspionage):
-            return format_spy_order(position.map, order)
-        return super().format_order(position, order)
+            held = super().format_order(known, Hold(order.unit_type, order.loc))
+            word = "E" if isinstance(order, Espionage) else "CE"
+            return f"{held.removesuffix(' H')} {word}"
+        return super().format_order(known, order)
 
 
 class KriegsplomacyVisibility(Visibility):
@@ -116,7 +136,11 @@ class KriegsplomacyVisibility(Visibility):
             return retreat_view(self, outcome, power)
         if kind == "A":
             return winter_view(self, outcome, power)
-        return super().power_view(outcome, power)
+        if power is None:
+            return super().power_view(outcome, power)
+        # A kind another module adds (the summer exchange): each power its own results only
+        # (composition.md, "the summer exchange").
+        return own_view(self, outcome, power)
 
     def no_unit_message(
         self,

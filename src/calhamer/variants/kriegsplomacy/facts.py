@@ -49,7 +49,12 @@ class MovementFacts:
         m = self.m
         # The legal orders the resolver judged, by the province of their unit.
         self.orders: Mapping[ProvinceId, Order] = resolution.orders
-        self.dislodged = {m.province_of(d.unit.loc) for d in dislodged}
+        # Every unit driven out, the ones that may retreat and any a module destroys at once
+        # (a stationary neutral unit): a spy sees either driven out.
+        moved = {p for p in self.t.movers if self.t.kind[p] == MOVE and self.r.resolution[p]}
+        self.dislodged = {m.province_of(d.unit.loc) for d in dislodged} | {
+            q for q in (self.t.dest[p] for p in moved) if self.t.kind[q] != EMPTY and q not in moved
+        }
         self.attacked = {p: self._attacked(p) for p in before.units}
         self.spies = [
             p for p in by_code(m, before.units)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from calhamer import notation
 from calhamer.map import Location, Map, ProvinceId, UnitType
 from calhamer.position import Unit
 
@@ -37,9 +38,25 @@ def letter(unit_type: UnitType | None) -> str:
     return "?" if unit_type is None else unit_type.letter
 
 
-def short_unit(m: Map, unit: Unit) -> str:
-    """``F Sev``: a unit as the source writes it."""
-    return f"{letter(unit.type)} {short(m, unit.loc)}"
+def label(m: Map, unit: Unit, written: notation.Notation | None = None) -> str:
+    """``F``, or ``Purple F`` in a variant whose notation writes more of a unit than its type
+    (Arpiesse's colour): the unit as ``written`` names it, less its place.
+
+    Whatever the variant's notation puts before the standard ``F WES`` is part of the unit
+    (composition.md: a unit's colour is seen with the unit), so a report line that shows the
+    unit shows it too.
+    """
+    if written is None:
+        return letter(unit.type)
+    plain = notation.format_unit(m, unit)
+    full = written.format_unit(m, unit)
+    head = full[: -len(plain)] if full.endswith(plain) else ""
+    return f"{head}{letter(unit.type)}"
+
+
+def short_unit(m: Map, unit: Unit, written: notation.Notation | None = None) -> str:
+    """``F Sev`` (``Purple F Sev``): a unit as the source writes it."""
+    return f"{label(m, unit, written)} {short(m, unit.loc)}"
 
 
 def by_code(m: Map, provinces: Iterable[ProvinceId]) -> list[ProvinceId]:

@@ -15,7 +15,7 @@ from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.views import UNKNOWN
 
 from .facts import MovementFacts
-from .names import by_code, letter, power_abbreviation, short
+from .names import by_code, label, letter, power_abbreviation, short
 from .spying import CounterEspionage, Espionage
 
 # -- a power's own orders (rules 3.3 to 3.6) -------------------------------------------------------
@@ -59,7 +59,7 @@ def own_line(facts: MovementFacts, p: ProvinceId, order: Order | None
     words: list[str] = []
     kind = t.kind[p]
     where = short(m, unit.loc)
-    unit_letter = letter(unit.type)
+    unit_letter = label(m, unit, facts.before.variant.notation)  # its colour too, if any
     if kind == MOVE:
         moved = r.resolution[p]
         dest = short(m, t.exact[p])
@@ -153,7 +153,12 @@ def seen(facts: MovementFacts, p: ProvinceId, sees: frozenset[ProvinceId]) -> st
     order = facts.orders.get(p)
     here = p in sees
     dislodged = here and p in facts.dislodged
-    who = f"{power_abbreviation(m, unit.power)} {letter(unit.type)}"
+    written = facts.before.variant.notation
+    # The unit as seen: its type, and its colour in a variant with colours (composition.md)
+    # when the spy sees the piece itself: in its place, or arriving where the spy looks.
+    piece_seen = here or (t.kind[p] == MOVE and t.dest[p] in sees)
+    kind_of = label(m, unit, written) if piece_seen else letter(unit.type)
+    who = f"{power_abbreviation(m, unit.power)} {kind_of}"
     where = short(m, unit.loc) if here else "???"
     tag = " [dislodged]" if dislodged else ""
     star = "*" if here and not dislodged else ""
@@ -177,7 +182,9 @@ def seen(facts: MovementFacts, p: ProvinceId, sees: frozenset[ProvinceId]) -> st
             return None  # rule 6.3
         other = facts.before.units.get(target)
         if other is not None:
-            them = f"{power_abbreviation(m, other.power)} {letter(other.type)}"
+            # its colour only if the spy sees the supported unit itself
+            kind_of = label(m, other, written) if target in sees else letter(other.type)
+            them = f"{power_abbreviation(m, other.power)} {kind_of}"
             at = short(m, other.loc) if target in sees else "???"
         else:
             them = f"??? {letter(order.target_type)}"

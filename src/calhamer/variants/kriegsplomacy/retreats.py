@@ -11,11 +11,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from calhamer.map import Location, Map, ProvinceId
+from calhamer.notation import Notation
 from calhamer.orders import Disband, Retreat
 from calhamer.position import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 
-from .names import letter, short
+from .names import label, short
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,17 +48,19 @@ def retreat_fates(outcome: PhaseOutcome) -> dict[ProvinceId, Fate]:
     return fates
 
 
-def retreat_line(m: Map, fate: Fate, sees: Iterable[ProvinceId] | None = None) -> str | None:
+def retreat_line(m: Map, fate: Fate, sees: Iterable[ProvinceId] | None = None,
+                 written: Notation | None = None) -> str | None:
     """``F Aeg [r-Gre*]`` (retreated), ``[r-Gre]`` (failed: disbanded), ``[d]`` (disbanded).
 
     With ``sees`` (a spy's places), names out of them are ``???`` and the line is None when
-    the retreat neither starts nor ends in them.
+    the retreat neither starts nor ends in them. With ``written`` (the variant's notation),
+    the unit is written as it names units (``Purple F Aeg [r-Gre*]``).
     """
     here = m.province_of(fate.unit.loc)
     seen = None if sees is None else frozenset(sees)
     visible_from = seen is None or here in seen
     where = short(m, fate.unit.loc) if visible_from else "???"
-    unit_letter = letter(fate.unit.type)
+    unit_letter = label(m, fate.unit, written)
     if fate.dest is None:
         return f"{unit_letter} {where} [d]" if visible_from else None
     visible_to = seen is None or m.province_of(fate.dest) in seen

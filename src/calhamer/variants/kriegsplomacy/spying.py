@@ -9,6 +9,7 @@ spy whose news is still to come (:class:`SpyRecord`). What a spy learns is worke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from calhamer import notation
@@ -75,24 +76,28 @@ _SPY_TAIL = re.compile(
 )
 
 
+OrderReader = Callable[..., ParsedOrder]
+"""Reads an order: ``(m, text, *, phase_kind, position, power) -> ParsedOrder``."""
+
+
 def read_order(
-    m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None
+    m: Map, text: str, *, phase_kind: str, position: Position | None, power: str | None,
+    parse: OrderReader = notation.parse_order,
 ) -> ParsedOrder:
-    """:func:`calhamer.notation.parse_order`, with ``E`` and ``CE`` ending a movement order."""
+    """``parse`` (by default :func:`calhamer.notation.parse_order`; a variant's notation
+    passes the reader of the modules under fog, which may add to the order, like a colour),
+    with ``E`` and ``CE`` ending a movement order: the unit's part is read by ``parse`` as a
+    hold."""
     notation.check_order_length(text)  # before the espionage words are looked for
     match = _SPY_TAIL.match(text) if phase_kind == "M" else None
     if match is None:
-        return notation.parse_order(
-            m, text, phase_kind=phase_kind, position=position, power=power
-        )
+        return parse(m, text, phase_kind=phase_kind, position=position, power=power)
     word = match["word"]
     kind = _SPY_WORDS[re.sub(r"\s+", " ", word.upper())]
     held = f"{match['head']}{match['gap']}H{' ' * (len(word) - 1)}"
     start = len(match["head"]) + len(match["gap"])
     try:
-        parsed = notation.parse_order(
-            m, held, phase_kind=phase_kind, position=position, power=power
-        )
+        parsed = parse(m, held, phase_kind=phase_kind, position=position, power=power)
     except OrderError as exc:
         if exc.start <= start < max(exc.end, exc.start + 1):
             message = (

@@ -64,7 +64,11 @@ def movement_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) 
     facts = MovementFacts.of(outcome)
     before = outcome.before
     gm = power is None
-    powers = [p for p in before.map.power_codes if p in outcome.results] if gm else [power]
+    # The gamemaster sees every power's lines, the minor powers' too (neutral units, when a
+    # module adds them); a power only its own.
+    powers = ([p for p in before.map.power_codes if p in outcome.results]
+              + sorted(p for p in outcome.results if p not in before.map.power_codes)
+              if gm else [power])
     results = {p: own_results(facts, outcome, p) for p in powers if p in outcome.results}
     notes = []
     for spy in facts.spies:
@@ -93,6 +97,7 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
     retreat, and after a Fall its centres as the winter begins."""
     before = outcome.before
     m = before.map
+    written = before.variant.notation
     gm = power is None
     fates = retreat_fates(outcome)
     results: dict[str, list[OrderResult]] = {}
@@ -101,7 +106,7 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
         owner = fate.unit.power
         if not gm and owner != power:
             continue
-        line = retreat_line(m, fate) or ""
+        line = retreat_line(m, fate, written=written) or ""
         if fate.dest is None:
             verdict, reason = SUCCEEDS, "disbanded"
         elif fate.arrived:
@@ -131,11 +136,11 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
         lines = [
             f"{power_abbreviation(m, fate.unit.power)} {seen}"
             for fate in (fates[p] for p in by_code(m, fates))
-            if (seen := retreat_line(m, fate, spy.sees))
+            if (seen := retreat_line(m, fate, spy.sees, written))
         ]
         if lines:
             who = f"{power_abbreviation(m, spy.power)} " if gm else ""
-            title = f"Espionage: {who}{short_unit(m, spy.unit)} E (retreats)"
+            title = f"Espionage: {who}{short_unit(m, spy.unit, written)} E (retreats)"
             notes.append(Note(title, tuple(lines)))
     if before.phase.season == "F":
         # Rule 3.1, released only now: the centres owned as the winter begins.
@@ -173,4 +178,22 @@ def winter_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) ->
         (chart,),
         complete=gm,
         counts=outcome.before.center_counts(),
+    )
+
+
+def own_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -> PowerView:
+    """A phase a module adds (Arpiesse's summer exchange): ``power``'s own results and
+    nothing else; the other powers' orders, and whether they gave any, are not told."""
+    gm = power is None
+    results = {
+        p: list(entries) for p, entries in outcome.results.items() if gm or p == power
+    }
+    return PowerView(
+        power,
+        _known(policy, outcome.before, power),
+        _known(policy, outcome.next, power),
+        results,
+        (),
+        (),
+        complete=gm,
     )

@@ -42,6 +42,8 @@ PRESETS = {
     "standard-dp": "standard-dp+neutrals",
     "sub-saharan-excerpt": "sub-saharan-excerpt+neutrals?dp_cap=none&dp_per_phase=2",
     "superdiplomacy": "superdiplomacy+stacks",
+    "fog-dp": "standard-dp+fog+neutrals",
+    "arpiesse-fog": "standard+fog+colours",
 }
 
 
@@ -327,7 +329,7 @@ print(json.dumps({"variant": game.variant, "phases": len(game.history),
 """
 
 
-@pytest.mark.parametrize("text", ["standard+fog+colours",
+@pytest.mark.parametrize("text", ["standard+fog+colours?colour_exchange=true",
                                   "kriegsplomacy+fog+flexible-builds+colours"])
 def test_a_composed_game_is_played_and_read_back_in_another_process(
         tmp_path: Path, text: str) -> None:
@@ -391,7 +393,7 @@ EXAMPLES = ROOT / "examples" / "variants"
 def test_the_example_variant_files_load() -> None:
     names = {p.name: find_variant(str(p)).name for p in sorted(EXAMPLES.glob("*.toml"))}
     assert names == {
-        "fog-dp.toml": "standard-dp+fog+neutrals",
+        "fog-dp.toml": "fog-dp",  # these modules on this board are a preset
         "painted-fog.toml": "kriegsplomacy+fog+colours+flexible-builds"
                             "?colour_exchange=true&rules=1971",
     }
@@ -405,7 +407,7 @@ def test_game_new_takes_a_variant_file_and_later_commands_need_no_file(
     game = str(tmp_path / "game.json")
     code, out, _ = run(capsys, "game", "new", game, "--variant", str(variant))
     assert code == 0 and "Fog of war with DP neutrals" in out
-    assert json.loads(Path(game).read_text())["variant"] == "standard-dp+fog+neutrals"
+    assert json.loads(Path(game).read_text())["variant"] == "fog-dp"
     variant.unlink()  # from here on, the game file is all there is
     orders = tmp_path / "france.txt"
     orders.write_text("A PAR - BUR\nA MAR - SPA\n")
@@ -423,10 +425,10 @@ def test_game_new_takes_a_variant_file_and_later_commands_need_no_file(
 
 def test_new_and_adjudicate_take_a_spec_text(capsys: pytest.CaptureFixture[str],
                                               tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "new", "--variant", "standard+colours+fog")
+    code, out, _ = run(capsys, "new", "--variant", "standard+colours+fog?colour_exchange=true")
     assert code == 0
     doc = json.loads(out)
-    assert doc["variant"] == "standard+fog+colours"
+    assert doc["variant"] == "standard+fog+colours?colour_exchange=true"
     assert "Red A PAR" in doc["units"]["FRANCE"]
     doc["orders"] = {"FRANCE": ["Red A PAR - BUR"], "GERMANY": ["Red A MUN - BUR"]}
     path = tmp_path / "phase.json"
@@ -434,7 +436,7 @@ def test_new_and_adjudicate_take_a_spec_text(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "adjudicate", str(path), "--json")
     assert code == 0
     results = json.loads(out)
-    assert results["next"]["variant"] == "standard+fog+colours"
+    assert results["next"]["variant"] == "standard+fog+colours?colour_exchange=true"
     assert results["next"]["phase"] == "S1901R"
 
 

@@ -172,9 +172,9 @@ def test_an_uploaded_variant_file_makes_the_game(app, database) -> None:
     r = post_form(gm, {"source": "file"}, upload=("fog-dp.toml", data))
     assert r.status_code == 200, r.text
     [game] = game_rows(database)
-    assert game.variant == "standard-dp+fog+neutrals"
+    assert game.variant == "fog-dp"  # these modules on this board are a preset
     assert game.name == "Fog of war with DP neutrals"  # the file's title
-    assert first_phase(database, game.id)["variant"] == "standard-dp+fog+neutrals"
+    assert first_phase(database, game.id)["variant"] == "fog-dp"
 
 
 def test_a_bad_uploaded_file_is_refused_on_the_form_naming_the_field(app, database) -> None:
@@ -205,12 +205,12 @@ def test_the_api_takes_a_composed_variant_and_plays_it(judge, database) -> None:
                           headers=gm.headers)
     assert r.status_code == 201, r.text
     judge.game = game = r.json()
-    assert game["variant"] == "standard+fog+colours"
+    assert game["variant"] == "arpiesse-fog"  # these modules on this board are a preset
     france = judge.join("FRANCE")
     view = judge.client.get(f"/api/games/{game['id']}", headers=france.headers).json()
     assert set(view["position"]["units"]) == {"FRANCE"}  # fog: only its own units
     assert "Red A PAR" in view["position"]["units"]["FRANCE"]
-    r = judge.orders(france, ["A PAR - BUR", "A MAR - SPA"])
+    r = judge.orders(france, ["Red A PAR - BUR", "A MAR - SPA"])
     assert r.status_code == 200 and all(c["ok"] for c in r.json()["checks"]), r.text
     judge.process_now(gm)
     with database.transaction() as session:
@@ -265,6 +265,6 @@ def test_in_chromium_a_refused_pair_then_a_composed_game_and_an_upload(
     other.set_input_files("input[name=variant_file]", str(EXAMPLES / "fog-dp.toml"))
     other.get_by_role("button", name="Create the game").click()
     expect(other.locator("h1")).to_have_text("Fog of war with DP neutrals")
-    expect(other.locator("main")).to_contain_text("standard-dp+fog+neutrals")
-    assert sorted(g.variant for g in game_rows(database)) == ["standard-dp+fog+neutrals",
+    expect(other.locator("main")).to_contain_text("fog-dp")
+    assert sorted(g.variant for g in game_rows(database)) == ["fog-dp",
                                                               "superdiplomacy+fog+stacks"]

@@ -4,7 +4,8 @@
     python scripts/write-schemas.py --check   # exit 1 if the committed files are stale
 
 The schemas come from the pydantic models in ``calhamer.documents`` and from each shipped
-variant's state model (``Variant.state``).
+variant's state model (``Variant.state``), and the variant file's (TOML, read as the JSON it
+parses to: ``calhamer.documents.variants.VariantFile``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from calhamer.documents.schemas import all_schemas, dumps
+from calhamer.documents.schemas import all_schemas, dumps, schema_of
+from calhamer.documents.variants import VariantFile
 from calhamer.variants import all_variants
 
 FOLDER = Path(__file__).resolve().parent.parent / "docs" / "schemas"
@@ -22,7 +24,8 @@ FOLDER = Path(__file__).resolve().parent.parent / "docs" / "schemas"
 def shipped_schemas() -> dict[str, str]:
     """Each published file's text, for the variants calhamer ships."""
     shipped = [v for v in all_variants() if type(v).__module__.startswith("calhamer.")]
-    return {name: dumps(schema) for name, schema in all_schemas(shipped).items()}
+    schemas = {**all_schemas(shipped), "variant-file.json": schema_of(VariantFile)}
+    return {name: dumps(schema) for name, schema in sorted(schemas.items())}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ from calhamer.cli import dispatch
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
-    VARIANT_NAMES,
+    VARIANT_HELP,
     Parser,
     UserError,
     dumps,
@@ -373,7 +373,7 @@ def add_parsers(sub: Any) -> None:
                         description="Start a game of a variant in a new game file (JSON), at "
                         "the variant's first phase; --force replaces an existing file.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--variant", default="standard", help=f"the variant ({VARIANT_NAMES})")
+    p.add_argument("--variant", default="standard", help=VARIANT_HELP)
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.set_defaults(run=cmd_game_new)

@@ -37,9 +37,18 @@ class UserError(Exception):
 # help is shown, since finding the installed variants reads every package's metadata, which
 # would slow every command's start.
 VARIANT_NAMES = "<variant names>"
+# The help of every --variant option.
+VARIANT_HELP = (f"the variant: a name ({VARIANT_NAMES}), a board and rule modules like "
+                "standard-dp+fog+neutrals, or a variant file (.toml); see 'calhamer variants'")
 
 
 class _Formatter(argparse.HelpFormatter):
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        # Names with hyphens (arpiesse-exchange, standard-dp+fog+neutrals) stay whole.
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
     def _expand_help(self, action: argparse.Action) -> str:
         text = super()._expand_help(action)
         if VARIANT_NAMES in text:

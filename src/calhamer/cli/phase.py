@@ -10,7 +10,7 @@ from typing import Any
 from calhamer.cli.io import (
     BAD_ORDERS,
     OK,
-    VARIANT_NAMES,
+    VARIANT_HELP,
     UserError,
     dumps,
     full_report,
@@ -190,11 +190,45 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    """List every variant: its name, title and default rule edition."""
+    """List every variant (its name, title and default rule edition), then the rule modules
+    variants are composed from: each one's options, the boards it can be played on and the
+    modules it cannot be played with."""
     for name in variant_names():
         variant = find_variant(name)
         print(f"{name:<22}{variant.title} (rules: {variant.default_rules})")
+    print()
+    print(module_listing())
     return OK
+
+
+def module_listing() -> str:
+    """The rule modules as 'calhamer variants' lists them."""
+    from calhamer.map import available_maps, load_map
+    from calhamer.variants.composition import REFUSES_EDITION, find_module, module_names
+
+    boards = [load_map(name) for name in available_maps()]
+    lines = ["Rule modules, combined in this order whatever order they are named in: write "
+             "board+module+module (standard-dp+fog+neutrals?dp_cap=2), or a variant file "
+             "(.toml: board, modules, [options], rules)."]
+    for name in module_names():
+        module = find_module(name)
+        lines += ["", f"{name:<22}{module.module_title}"]
+        for option, meaning in module.options.items():
+            default = getattr(module, option)
+            shown = "none" if default is None else str(default).lower()
+            lines.append(f"    option {option} (default {shown}): {meaning}")
+        playable = [b.name for b in boards if module.board_problem(b) is None]
+        if len(playable) < len(boards):
+            lines.append(f"    boards: {', '.join(playable)} (others lack what it needs)")
+        for other, why in module.refuses.items():
+            lines.append(f"    not with {other}: {why}")
+        for other in module_names():
+            theirs = find_module(other).refuses.get(name)
+            if theirs is not None and other not in module.refuses:
+                lines.append(f"    not with {other}: {theirs}")
+        if name in REFUSES_EDITION:
+            lines.append(f"    not with a rule edition: {REFUSES_EDITION[name]}")
+    return "\n".join(lines)
 
 
 def add_parsers(sub: Any) -> None:
@@ -218,7 +252,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("new", help="print the starting position as a phase document",
                        description="Print a variant's starting position as a phase document "
                        "(JSON), ready for orders and 'calhamer adjudicate'.")
-    p.add_argument("--variant", default="standard", help=f"the variant ({VARIANT_NAMES})")
+    p.add_argument("--variant", default="standard", help=VARIANT_HELP)
     p.add_argument("--rules", metavar="EDITION", help=f"rule edition ({editions})")
     p.set_defaults(run=cmd_new)
 
@@ -235,7 +269,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("edition", nargs="?", metavar="EDITION", help="show only this edition")
     p.set_defaults(run=cmd_rules)
 
-    p = sub.add_parser("variants", help="list the variants and their default rule editions",
-                       description="List every variant calhamer knows (those of installed "
-                       "packages too): its name, its title and its default rule edition.")
+    p = sub.add_parser("variants", help="list the variants, and the rule modules they are "
+                       "composed from", description="List every variant calhamer knows (those "
+                       "of installed packages too): its name, its title and its default rule "
+                       "edition; then the rule modules a variant may be composed from, with "
+                       "their options, the boards they need and the pairs that are refused.")
     p.set_defaults(run=cmd_variants)

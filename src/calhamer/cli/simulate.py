@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from calhamer.cli.io import OK, UserError
+from calhamer.cli.io import OK, VARIANT_HELP, UserError
 from calhamer.simulate import GameSpec, Summary, load_policy, run, timed
 from calhamer.variants import find_variant
 
@@ -49,7 +49,7 @@ def add_parsers(sub: Any) -> None:
     """Add the ``simulate`` command to the command line's subparsers."""
     p = sub.add_parser("simulate", help=HELP, description=DESCRIPTION)
     p.add_argument("--games", type=_positive, default=1, metavar="N", help="games to play")
-    p.add_argument("--variant", default="standard", help="the variant (default: standard)")
+    p.add_argument("--variant", default="standard", help=VARIANT_HELP + " (default: standard)")
     p.add_argument("--policy", default="random", metavar="random|module:function",
                    help="the bot playing every power (default: random)")
     p.add_argument("--max-year", type=_year, default=1905, metavar="Y",

@@ -103,8 +103,12 @@ def _find_base(m: Map) -> Geometry | None:
         if not name:
             continue
         name = str(name)
-        if name.endswith(".json") and Path(name).is_file():
-            return read_geometry(name)
+        if name.endswith(".json"):
+            # A relative path is read beside the map file first (a board of one's own).
+            beside = Path(m.source).parent / name if m.source.endswith(".toml") else None
+            for path in (beside, Path(name)):
+                if path is not None and path.is_file():
+                    return read_geometry(path)
         found = _packaged(name)
         if found is not None:
             return found

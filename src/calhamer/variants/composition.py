@@ -13,14 +13,17 @@ A variant file (TOML, :func:`load_variant_file`) gives the same, with a title::
     title = "Fog of war with DP neutrals"
     board = "standard-dp"
     modules = ["fog", "neutrals"]
-    rules = "datc"            # the edition; optional
+    rules = "1971"            # the edition; optional
 
     [options]
     dp_cap = 2
 
 Modules are combined in one fixed order whatever order they are listed in (:data:`MODULES`),
-so that one set of modules is one variant. Pairs that cannot be played together, options no
-module takes, and boards without what a module needs are refused with the reason.
+so that one set of modules is one variant. A spec with no module is the standard rules on its
+board, written ``board+standard`` (how a board of one's own is played: ``docs/maps.md``); the
+default edition is written as none. Pairs that cannot be played together, an edition named
+with a module that reads none (:data:`REFUSES_EDITION`), options no module takes, bad option
+values and boards without what a module needs are refused with the reason.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from typing import Any
 from calhamer.errors import CalhamerError
 from calhamer.variant import RuleModule, Variant
 
-__all__ = ["MODULES", "VariantSpec", "compose", "find_module", "load_variant_file",
-           "module_names", "parse_spec", "spec_of"]
+__all__ = ["MODULES", "REFUSES_EDITION", "VariantSpec", "compose", "find_module",
+           "load_variant_file", "module_names", "parse_spec", "spec_of"]
 
 # The rule modules by name, in the order they are combined: the first is outermost (its
 # hooks run first and call the next ones' through ``super()``). Fog comes first, since it
@@ -47,10 +50,18 @@ MODULES: dict[str, str] = {
     "stacks": "calhamer.variants.superdiplomacy:Stacks",
     "flexible-builds": "calhamer.variants.kriegsplomacy:FlexibleBuilds",
 }
+# Modules that cannot be played with a rule edition named in the spec, and why.
+REFUSES_EDITION: dict[str, str] = {
+    "stacks": "Superdiplomacy's moves have their own paradox handling and read none of the "
+              "edition's options",
+}
 _ALIASES = {"colors": "colours", "fog-of-war": "fog", "dp": "neutrals", "dp-neutrals": "neutrals",
             "flexible": "flexible-builds", "stack": "stacks"}
 
 _COMPOSED: dict[str, Variant] = {}  # canonical spec text -> the variant made for it
+
+# Written in place of the modules for the standard rules on a board (``island.toml+standard``).
+STANDARD = "standard"
 
 
 def module_names() -> list[str]:
@@ -84,21 +95,40 @@ class VariantSpec:
     @classmethod
     def of(cls, board: str, modules: Sequence[str], options: Mapping[str, Any] | None = None,
            rules: str | None = None, title: str | None = None) -> VariantSpec:
-        """A spec with the module names checked and put in their combining order."""
-        names = {find_module(m).module_name for m in modules}
+        """A spec with the module names checked and put in their combining order (no module,
+        or only ``standard``, is the standard rules on the board)."""
+        board = board.strip()
+        if not board:
+            raise CalhamerError("a variant needs a board: a map's name or a map file's path")
+        bad = [c for c in "+?&" if c in board]
+        if bad:
+            raise CalhamerError(f"the board {board!r} cannot be written in a variant's name: "
+                                f"a map's name or path may not hold {bad[0]!r}")
+        names = {find_module(m).module_name for m in modules if m.strip().lower() != STANDARD}
         ordered = tuple(m for m in MODULES if m in names)
-        opts = tuple(sorted((options or {}).items()))
-        return cls(board.strip(), ordered, opts, rules or None, title)
+        opts = tuple(sorted((k.strip(), _canonical(v)) for k, v in (options or {}).items()))
+        edition = (rules or "").strip().lower() or None
+        if edition == Variant.default_rules:
+            edition = None  # the default edition is written as none, so one variant has one text
+        return cls(board, ordered, opts, edition, title)
 
     def text(self) -> str:
-        """The canonical text: ``board+module+module``, then ``?option=value&...``."""
-        out = "+".join((self.board, *self.modules))
+        """The canonical text: ``board+module+module`` (``board+standard`` for the standard
+        rules on a board), then ``?option=value&...``."""
+        out = "+".join((self.board, *(self.modules or (STANDARD,))))
         query = [(k, _option_text(v)) for k, v in self.options]
         if self.rules:
             query.append(("rules", self.rules))
         if query:
             out += "?" + "&".join(f"{k}={v}" for k, v in query)
         return out
+
+
+def _canonical(value: Any) -> Any:
+    """An option's value as a spec holds it: a list of names sorted, as a tuple."""
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return tuple(sorted(str(v).strip().lower() for v in value))
+    return value
 
 
 def _option_text(value: Any) -> str:
@@ -121,16 +151,23 @@ def _option_value(text: str) -> Any:
         return int(low)
     except ValueError:
         pass
-    return [v.strip() for v in low.split(",") if v.strip()]
+    if "," in low:
+        return [v.strip() for v in low.split(",") if v.strip()]
+    return low
 
 
 def parse_spec(text: str) -> VariantSpec:
-    """A spec from its canonical text (``standard-dp+fog+neutrals?dp_cap=2``)."""
+    """A spec from its text (``standard-dp+fog+neutrals?dp_cap=2``; the modules in any order,
+    ``board+standard`` for the standard rules on a board)."""
     body, _, query = text.strip().partition("?")
     board, *modules = [p.strip() for p in body.split("+")]
     if not board or not modules or not all(modules):
         raise CalhamerError(f"{text!r} is not a composed variant: write the board and its "
-                            "modules as board+module+module, like standard-dp+fog+neutrals")
+                            "modules as board+module+module, like standard-dp+fog+neutrals "
+                            "(board+standard for the standard rules on a board)")
+    if board.lower().endswith(".toml") and not Path(board).is_absolute() \
+            and Path(board).is_file():
+        board = str(Path(board).resolve())  # a game file then finds it from anywhere
     options: dict[str, Any] = {}
     rules = None
     for part in filter(None, query.split("&")):
@@ -211,19 +248,22 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     if isinstance(spec, str):
         spec = parse_spec(spec)
     key = spec.text()
-    found = _COMPOSED.get(key)
-    if found is not None:
-        return found
+    # The presets first: a spec that is a preset's is that preset, even when the same spec
+    # was composed before without them.
     for preset in presets() if presets is not None else ():
         preset_spec = spec_of(preset)
         if preset_spec is not None and preset_spec.text() == key:
             return preset
+    found = _COMPOSED.get(key)
+    if found is not None:
+        return found
     from calhamer.map import load_map
     from calhamer.rules import find_rules
 
     modules = [find_module(m) for m in spec.modules]
-    if not modules:
-        raise CalhamerError("a composed variant needs at least one rule module")
+    if not modules and spec.board == Variant.map_name and spec.rules in (
+            None, Variant.default_rules):
+        return _standard(presets)
     try:
         board = load_map(spec.board)
     except CalhamerError as exc:
@@ -234,13 +274,13 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
             raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
     if spec.rules is not None:
         find_rules(spec.rules)  # an unknown edition is refused here, not at the first phase
-        if "stacks" in spec.modules:
-            raise CalhamerError("stacks cannot be played with a rule edition: "
-                                "Superdiplomacy's moves have their own paradox handling and "
-                                "read none of the edition's options")
+        for name in spec.modules:
+            if name in REFUSES_EDITION:
+                raise CalhamerError(f"{name} cannot be played with a rule edition: "
+                                    + REFUSES_EDITION[name])
     attrs: dict[str, Any] = _checked_options(modules, dict(spec.options))
-    titles = ", ".join(m.module_title.lower() if i else m.module_title
-                       for i, m in enumerate(modules))
+    titles = ", ".join(m.module_title[:1].lower() + m.module_title[1:] if i
+                       else m.module_title for i, m in enumerate(modules)) or "Standard rules"
     attrs.update(
         name=key,
         aliases=(),
@@ -250,9 +290,19 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
         __module__=__name__,
         __doc__=f"The variant {key}, composed from rule modules.",
     )
-    cls = type("Composed", tuple(modules), attrs)  # refuses pairs that cannot be combined
+    bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
+    cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
     found = _COMPOSED[key] = cls()
     return found
+
+
+def _standard(presets: Presets | None) -> Variant:
+    for preset in presets() if presets is not None else ():
+        if type(preset) is Variant:
+            return preset
+    from calhamer.variant import STANDARD as standard_game
+
+    return standard_game
 
 
 def load_variant_file(path: str | Path, presets: Presets | None = None) -> Variant:

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request, Response
+from fastapi import APIRouter, Depends, Form, Request, Response
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
+from starlette.datastructures import FormData
+from starlette.datastructures import UploadFile as StarletteUpload
 
 from calhamer.documents.phase import PhaseDocument
 from calhamer.due import without_orders
@@ -130,7 +132,37 @@ def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request
 
 def _choices() -> dict[str, object]:
     return {"variants": games.servable_variants(), "editions": list(EDITIONS),
-            "defaults": Deadlines()}
+            "defaults": Deadlines(), "boards": games.board_choices(),
+            "modules": games.module_choices(), "chosen": NewGameChoice()}
+
+
+@dataclass
+class NewGameChoice:
+    """What the new-game form was sent with, to show it again beside a problem."""
+
+    source: str = "preset"  # "preset", "modules" (composed on the form) or "file" (uploaded)
+    board: str = "standard"
+    modules: list[str] = field(default_factory=list)
+    options: dict[str, str] = field(default_factory=dict)
+
+
+async def _form(request: Request) -> FormData:
+    # The new-game form's fields that vary with the modules (opt_<option>), its ticked
+    # modules and its uploaded file (read once by Starlette; the CSRF check reads it too).
+    return await request.form()
+
+
+def _variant_of(form: FormData, choice: NewGameChoice, rules: str) -> tuple[str, str | None]:
+    """The variant the form chose, and the title of an uploaded file (Invalid: why not)."""
+    if choice.source == "modules":
+        return games.composed_variant(choice.board, choice.modules, choice.options,
+                                      rules or None), None
+    if choice.source == "file":
+        upload = form.get("variant_file")
+        if not isinstance(upload, StarletteUpload) or not upload.filename:
+            raise Invalid("choose a variant file (.toml) to upload")
+        return games.uploaded_variant(upload.file.read(games.UPLOAD_LIMIT + 1))
+    raise Invalid("choose a variant, rule modules or a variant file")
 
 
 @pages.get("/")
@@ -146,14 +178,24 @@ def home(request: Request, page: PageDep, session: SessionDep) -> Response:
 
 @pages.post("/games")
 def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer: SignerDep,
-           now: Now, name: Annotated[str, Form()] = "",
+           now: Now, form: Annotated[FormData, Depends(_form)], name: Annotated[str, Form()] = "",
            variant: Annotated[str, Form()] = "standard", rules: Annotated[str, Form()] = "",
            press: Annotated[str, Form()] = "full",
            movement: Annotated[str, Form()] = "1440", retreat: Annotated[str, Form()] = "720",
            adjustment: Annotated[str, Form()] = "720",
            gm_name: Annotated[str, Form()] = "",
-           listed: Annotated[str, Form()] = "") -> Response:
+           listed: Annotated[str, Form()] = "",
+           source: Annotated[str, Form()] = "preset") -> Response:
+    modules = [m for m in form.getlist("modules") if isinstance(m, str)]
+    choice = NewGameChoice(source, str(form.get("board") or "standard"), modules,
+                           {k[4:]: v for k, v in form.items()
+                            if k.startswith("opt_") and isinstance(v, str)})
     try:
+        if source != "preset":
+            # A composed or uploaded variant carries its edition in its name.
+            variant, title = _variant_of(form, choice, rules)
+            rules = ""
+            name = name or (title or "")
         body = GameIn.model_validate({
             "name": name, "variant": variant, "rules": rules or None, "press": press,
             "deadlines": {"movement": movement or 0, "retreat": retreat or 0,
@@ -167,7 +209,7 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
         message = str(exc) if isinstance(exc, Invalid) else "; ".join(
             f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
         return render(request, "home.html", {"page": page, "games": [], "error": message,
-                                             **_choices()}, status=400)
+                                             **_choices(), "chosen": choice}, status=400)
     session.commit()
     if page.user is None:
         log_in_browser(request, signer, user)

@@ -10,14 +10,17 @@ Ready marks and gamemaster actions take the row's exclusive lock (see ``orders.p
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Select, bindparam, or_, select
 from sqlalchemy.orm import Session, defer, lazyload
 
+from calhamer.documents.variants import read_variant_file
 from calhamer.errors import CalhamerError
 from calhamer.game import Game
+from calhamer.map import available_maps, load_map
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.rules import find_rules
@@ -25,6 +28,13 @@ from calhamer.server.models import Event, GameRow, PhaseRow, Seat, User
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer
 from calhamer.variants import all_variants, find_variant
+from calhamer.variants.composition import (
+    REFUSES_EDITION,
+    VariantSpec,
+    find_module,
+    module_names,
+    parse_spec,
+)
 
 PRESS_SETTINGS = ("none", "public", "full")
 
@@ -33,17 +43,138 @@ PRESS_SETTINGS = ("none", "public", "full")
 
 
 def unservable_reason(variant: str) -> str | None:
-    """Why the web judge cannot run this variant, or None when it can (every known one)."""
+    """Why the web judge cannot run this variant, or None when it can: every known variant,
+    and every variant composed from rule modules on a shipped board (``standard+fog+colours``)
+    whose name fits the database. The judge reads no file of its own disk for a game: a
+    variant file is uploaded (:func:`uploaded_variant`), never named by its path."""
+    text = variant.strip()
+    if text.lower().endswith(".toml"):
+        return ("the web judge reads no variant file from its own disk: upload the file "
+                "on the new-game form instead")
     try:
-        find_variant(variant)
+        if "+" in text:
+            board = parse_spec(text).board
+            if board not in available_maps():
+                return (f"the board {board!r} is not one of the web judge's maps "
+                        f"({', '.join(available_maps())})")
+        name = find_variant(text).name
     except CalhamerError as exc:
         return str(exc)
+    if len(name) > VARIANT_LENGTH:
+        # games.variant is String(40): longer names need a wider column (a migration).
+        return (f"this variant's name, {name}, is {len(name)} characters long; this web judge "
+                f"stores at most {VARIANT_LENGTH}, so choose fewer options")
     return None
 
 
 def servable_variants() -> list[tuple[str, str]]:
     """(name, title) of every variant the web judge can run."""
     return [(v.name, v.title) for v in all_variants() if unservable_reason(v.name) is None]
+
+
+# The longest variant name (a composed variant's text) the games table stores.
+VARIANT_LENGTH: int = GameRow.__table__.c.variant.type.length or 40  # type: ignore[attr-defined]
+
+# An uploaded variant file is a few lines; anything much larger is not one.
+UPLOAD_LIMIT = 16_000
+
+
+@dataclass(frozen=True)
+class ModuleChoice:
+    """A rule module as the new-game form offers it: its name, title, options and refusals."""
+
+    name: str
+    title: str
+    options: list[tuple[str, str, str, bool]]  # (name, meaning, default as text, is a flag)
+    refuses: list[tuple[str, str]]  # (module, why)
+
+
+def module_choices() -> list[ModuleChoice]:
+    """The rule modules, in their combining order, for the new-game form."""
+    out = []
+    for name in module_names():
+        module = find_module(name)
+        options = []
+        for option, meaning in module.options.items():
+            default = getattr(module, option)
+            shown = "none" if default is None else str(default).lower()
+            options.append((option, meaning, shown, isinstance(default, bool)))
+        refuses = list(module.refuses.items())
+        refuses += [(other, why) for other in module_names()
+                    if (why := find_module(other).refuses.get(name)) and other not in
+                    module.refuses]
+        if name in REFUSES_EDITION:
+            refuses.append(("a rule edition", REFUSES_EDITION[name]))
+        out.append(ModuleChoice(name, module.module_title, options, refuses))
+    return out
+
+
+def board_choices() -> list[tuple[str, str]]:
+    """(name, title) of the maps a composed variant may be played on."""
+    return [(name, load_map(name).title) for name in available_maps()]
+
+
+def composed_variant(board: str, modules: Iterable[str], options: Mapping[str, str],
+                     rules: str | None) -> str:
+    """The name of the variant made of ``modules`` on ``board`` with ``options`` (as typed
+    in the form: empty ones, and those of modules not chosen, are left at their defaults)
+    and the edition ``rules``; Invalid
+    with the reason when it cannot be played (a refused pair, a bad option)."""
+    if board not in available_maps():
+        raise Invalid(f"choose a board among: {', '.join(available_maps())}")
+    chosen = [m for m in modules if m]
+    owner = {option: name for name in module_names() for option in find_module(name).options}
+    query = []
+    for key, value in options.items():
+        value = value.strip()
+        if not value or (key in owner and owner[key] not in chosen):
+            continue  # left at its default, or an option of a module not chosen
+        if any(c in value for c in "+?&=") or len(value) > 60:
+            raise Invalid(f"option {key}: {value[:60]!r} is not a value (a number, true or "
+                          "false, none, or names separated by commas)")
+        query.append(f"{key}={value}")
+    if rules:
+        query.append(f"rules={rules}")
+    text = "+".join([board, *(chosen or ["standard"])]) + ("?" + "&".join(query) if query else "")
+    try:
+        name = find_variant(text).name
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    problem = unservable_reason(name)
+    if problem:
+        raise Invalid(problem)
+    return name
+
+
+def uploaded_variant(data: bytes) -> tuple[str, str | None]:
+    """The name and title of the variant an uploaded variant file describes; Invalid with the
+    reason (naming the field) for a file that is not one or a variant that cannot be played.
+    Its board must be one of the judge's maps: an upload names no file of the server's."""
+    import tomllib
+
+    if len(data) > UPLOAD_LIMIT:
+        raise Invalid(f"a variant file is a few lines; this one is over {UPLOAD_LIMIT} bytes")
+    try:
+        doc = read_variant_file(tomllib.loads(data.decode("utf-8")), "uploaded")
+    except UnicodeDecodeError:
+        raise Invalid("the variant file is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise Invalid(f"the variant file is not TOML: {exc}") from None
+    except CalhamerError as exc:
+        raise Invalid(str(exc)) from None
+    if doc.board not in available_maps():
+        raise Invalid(f"variant file: board {doc.board!r} is not one of the web judge's maps "
+                      f"({', '.join(available_maps())}); a board of your own is played with "
+                      "the command line")
+    try:
+        spec = VariantSpec.of(doc.board, doc.modules, doc.options, doc.rules)
+        name = find_variant(spec.text()).name
+    except CalhamerError as exc:
+        raise Invalid(f"variant file: {exc}") from None
+    problem = unservable_reason(name)
+    if problem:
+        raise Invalid(f"variant file: {problem}")
+    return name, doc.title
 
 
 # -- who is waited for, and until when ---------------------------------------------------------
@@ -130,7 +261,7 @@ def create_game(
     title = find_variant(new_game.variant).title
     game = GameRow(
         id=secrets.token_urlsafe(9)[:12],
-        name=name.strip() or f"{title} game",
+        name=name.strip() or _default_name(title),
         variant=new_game.variant,
         rules=new_game.rules,
         press=press,
@@ -156,6 +287,14 @@ def create_game(
     log(session, game.id, now, "created", f"{title}, rules {game.rules}, press {press}")
     session.flush()
     return game
+
+
+def _default_name(title: str) -> str:
+    """A game's name when its gamemaster gives none: the variant's title (a composed
+    variant's may be long), cut to what the games table stores."""
+    name = f"{title} game"
+    longest: int = GameRow.__table__.c.name.type.length or 80  # type: ignore[attr-defined]
+    return name if len(name) <= longest else name[:longest - 1].rstrip(" ,(") + "…"
 
 
 def log(session: Session, game_id: str, now: datetime, kind: str, detail: str) -> None:

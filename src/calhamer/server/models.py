@@ -77,7 +77,7 @@ class GameRow(Base):
     __tablename__ = "games"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # random, public in URLs
     name: Mapped[str] = mapped_column(String(80))
-    variant: Mapped[str] = mapped_column(String(40))
+    variant: Mapped[str] = mapped_column(String(200))  # a name, or a composed spec text
     rules: Mapped[str] = mapped_column(String(20))
     press: Mapped[str] = mapped_column(String(10))  # none, public, full
     movement_minutes: Mapped[int] = mapped_column(Integer)

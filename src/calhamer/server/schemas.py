@@ -90,7 +90,7 @@ class Deadlines(BaseModel):
 
 class GameIn(In):
     name: Annotated[str, Field(max_length=80), AfterValidator(_no_nul)] = ""
-    variant: Annotated[str, Field(max_length=40)] = "standard"
+    variant: Annotated[str, Field(max_length=200)] = "standard"
     rules: Annotated[str | None, Field(max_length=20)] = None
     press: Literal["none", "public", "full"] = "full"
     deadlines: Deadlines = Deadlines()

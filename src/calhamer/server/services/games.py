@@ -61,7 +61,7 @@ def unservable_reason(variant: str) -> str | None:
     except CalhamerError as exc:
         return str(exc)
     if len(name) > VARIANT_LENGTH:
-        # games.variant is String(40): longer names need a wider column (a migration).
+        # games.variant is String(200): longer names need a wider column (a migration).
         return (f"this variant's name, {name}, is {len(name)} characters long; this web judge "
                 f"stores at most {VARIANT_LENGTH}, so choose fewer options")
     return None
@@ -73,7 +73,7 @@ def servable_variants() -> list[tuple[str, str]]:
 
 
 # The longest variant name (a composed variant's text) the games table stores.
-VARIANT_LENGTH: int = GameRow.__table__.c.variant.type.length or 40  # type: ignore[attr-defined]
+VARIANT_LENGTH: int = GameRow.__table__.c.variant.type.length or 200  # type: ignore[attr-defined]
 
 # An uploaded variant file is a few lines; anything much larger is not one.
 UPLOAD_LIMIT = 16_000

@@ -27,7 +27,48 @@ from .spying import CounterEspionage, Espionage, SpyRecord, spy_range
 _WORKED_OUT: WeakKeyDictionary[Resolution, MovementFacts] = WeakKeyDictionary()
 
 
-class MovementFacts:
+class SpyingRules:
+    """Rules 7 and 7.2 over the facts of a movement phase, whatever resolved it (units or
+    stacks): what each espionage sees and which spies are remembered. The facts give
+    ``before``, ``m``, ``spies`` (the provinces of espionage and counter-espionage orders),
+    ``orders`` and ``is_cut``."""
+
+    before: Position
+    m: Map
+    spies: list[ProvinceId]
+    orders: Mapping[ProvinceId, object]
+
+    def is_cut(self, p: ProvinceId) -> bool:
+        """Rule 5.1: whether the spying of the unit in ``p`` was cut."""
+        raise NotImplementedError
+
+    def sees(self, spy: ProvinceId) -> frozenset[ProvinceId]:
+        """The places an espionage order learns about: its range less every other power's
+        uncut counter-espionage (rules 7 and 7.2); empty when the espionage is cut."""
+        if self.is_cut(spy):
+            return frozenset()
+        unit = self.before.units[spy]
+        hidden: set[ProvinceId] = set()
+        for p in self.spies:
+            other = self.before.units[p]
+            if (
+                isinstance(self.orders[p], CounterEspionage)
+                and other.power != unit.power
+                and not self.is_cut(p)
+            ):
+                hidden |= spy_range(self.m, other)
+        return spy_range(self.m, unit) - hidden
+
+    def spy_records(self) -> tuple[SpyRecord, ...]:
+        records = []
+        for p in self.spies:
+            if isinstance(self.orders[p], Espionage) and not self.is_cut(p):
+                unit = self.before.units[p]
+                records.append(SpyRecord(unit.power, unit, self.sees(p)))
+        return tuple(records)
+
+
+class MovementFacts(SpyingRules):
     """What Kriegsplomacy tells about one adjudicated movement phase, worked out once.
 
     ``attacked`` (rule 3.3), ``opposed`` (rule 3.4), spies and their ranges (rules 5 to 7).
@@ -124,28 +165,3 @@ class MovementFacts:
     def is_cut(self, p: ProvinceId) -> bool:
         """Rule 5.1: an attack on a spying unit cuts the spying."""
         return self.attacked[p]
-
-    def sees(self, spy: ProvinceId) -> frozenset[ProvinceId]:
-        """The places an espionage order learns about: its range less every other power's
-        uncut counter-espionage (rules 7 and 7.2); empty when the espionage is cut."""
-        if self.is_cut(spy):
-            return frozenset()
-        unit = self.before.units[spy]
-        hidden: set[ProvinceId] = set()
-        for p in self.spies:
-            other = self.before.units[p]
-            if (
-                isinstance(self.orders[p], CounterEspionage)
-                and other.power != unit.power
-                and not self.is_cut(p)
-            ):
-                hidden |= spy_range(self.m, other)
-        return spy_range(self.m, unit) - hidden
-
-    def spy_records(self) -> tuple[SpyRecord, ...]:
-        records = []
-        for p in self.spies:
-            if isinstance(self.orders[p], Espionage) and not self.is_cut(p):
-                unit = self.before.units[p]
-                records.append(SpyRecord(unit.power, unit, self.sees(p)))
-        return tuple(records)

@@ -26,12 +26,11 @@ from calhamer.orders import Convoy, Support
 from calhamer.pieces import Dislodged
 from calhamer.position import Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
+from calhamer.variants.kriegsplomacy.facts import SpyingRules
 from calhamer.variants.kriegsplomacy.names import by_code, letter, power_abbreviation, short
 from calhamer.variants.kriegsplomacy.spying import (
     CounterEspionage,
     Espionage,
-    SpyRecord,
-    spy_range,
 )
 from calhamer.views import UNKNOWN, Note
 
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
     from .resolver import _Resolver
 
 
-class StackFacts:
+class StackFacts(SpyingRules):
     """What fog of war tells about one adjudicated movement phase of stacks."""
 
     def __init__(self, before: Position, resolution: Resolution,
@@ -93,27 +92,6 @@ class StackFacts:
     def is_cut(self, p: ProvinceId) -> bool:
         """Rule 5.1: an attack on a spying unit cuts the spying."""
         return self.attacked.get(p, False)
-
-    def sees(self, spy: ProvinceId) -> frozenset[ProvinceId]:
-        """The sectors an espionage learns about: its range less every other power's uncut
-        counter-espionage; nothing when it is cut."""
-        if self.is_cut(spy):
-            return frozenset()
-        unit = self.before.units[spy]
-        hidden: set[ProvinceId] = set()
-        for p in self.spies:
-            other = self.before.units[p]
-            if isinstance(self.orders[p], CounterEspionage) and other.power != unit.power \
-                    and not self.is_cut(p):
-                hidden |= spy_range(self.m, other)
-        return spy_range(self.m, unit) - hidden
-
-    def spy_records(self) -> tuple[SpyRecord, ...]:
-        return tuple(SpyRecord(self.before.units[p].power, self.before.units[p], self.sees(p))
-                     for p in self.spies
-                     if isinstance(self.orders[p], Espionage) and not self.is_cut(p))
-
-    # -- a power's own lines -------------------------------------------------------------------
 
     def _unit(self, g: _Group) -> str:
         return f"{g.count}{letter(g.type)}"

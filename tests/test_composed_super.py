@@ -694,3 +694,23 @@ def test_a_mixed_stack_lists_each_type_by_its_own_number() -> None:
     assert check_bids(p, "ENGLAND", ["1 DP: 2A Swe H"]) == []
     assert check_bids(p, "ENGLAND", ["1 DP: 3A Swe H"]) == [
         "1 DP: 3A Swe H: the bid names 3 units, and only 2 stand in Sweden (SWE)"]
+
+
+def test_under_fog_every_adjustment_phase_is_played_needed_or_not() -> None:
+    """Skipping an adjustment phase would tell every power that nobody had a build or a
+    removal due: under fog the spring and winter adjustments are always played, as
+    Kriegsplomacy plays every winter; on the open board a phase nobody owes is skipped."""
+    from calhamer.variants.superdiplomacy.seasons import adjustments_due, advance
+
+    for name, spring_next, fall_next in (
+        ("superdiplomacy", "F1901M", "S1902M"),
+        ("superdiplomacy-fog", "S1901A", "W1901A"),
+    ):
+        variant = find_variant(name)
+        start = Position.initial(variant=variant)
+        # nobody has a unit or a centre, so nobody owes a build or a removal
+        empty = start.replace(units={}, centers={}, phase=Phase(1901, "S", "R"))
+        assert not adjustments_due(empty.replace(phase=Phase(1901, "S", "A")))
+        assert str(advance(empty, None).phase) == spring_next, name
+        fall = empty.replace(phase=Phase(1901, "F", "R"))
+        assert str(advance(fall, None).phase) == fall_next, name

@@ -118,7 +118,10 @@ def advance(position: Position, record: Mapping[str, object] | None) -> Position
             adj = base.replace(phase=Phase(phase.year, "S", "A"))
         else:
             adj = base.replace(phase=Phase(phase.year, "W", "A"), centers=update_centers(base))
-        nxt = adj if adjustments_due(adj) else advance(adj, None)
+        # Under fog every adjustment phase is played, needed or not: skipping one would tell
+        # every power that nobody had a build or a removal due (the staged release).
+        hidden = position.variant.visibility.hidden_information
+        nxt = adj if hidden or adjustments_due(adj) else advance(adj, None)
     if record is not None:
         nxt = nxt.replace(extra=MappingProxyType({**nxt.extra, "dice": record}))
     return nxt

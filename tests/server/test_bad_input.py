@@ -137,7 +137,7 @@ def test_bad_game_settings(judge):
     gm = judge.user("gm")
     for body in ({"press": "loud"}, {"deadlines": {"movement": -1}},
                  {"deadlines": {"movement": 10 ** 9}}, {"name": "x" * 81},
-                 {"variant": "x" * 100}, {"deadlines": "soon"}):
+                 {"variant": "x" * 300}, {"deadlines": "soon"}):
         r = judge.client.post("/api/games", json=body, headers=gm.headers)
         assert r.status_code == 422, body
 

@@ -78,3 +78,50 @@ def test_0002_moves_bids_out_of_orders_and_stores_the_views(tmp_path):
         assert [o.power for o in session.scalars(select(OrderSet))
                 if o.power.endswith(":bids")] == []
     db.dispose()
+
+
+def test_migrating_keeps_every_row_and_leaves_foreign_keys_on(tmp_path):
+    """0005 copies ``games`` on SQLite (a wider ``variant``): with foreign keys on, dropping
+    the old table would delete every row that refers to a game. Down to 0004 and up again, a
+    game's orders stay, and the connections keep enforcing foreign keys."""
+    from alembic import command
+    from alembic.config import Config
+    from fastapi.testclient import TestClient
+    from sqlalchemy import func, select
+
+    from calhamer.server.app import create_app
+    from calhamer.server.db import Database
+    from calhamer.server.models import OrderSet
+    from conftest import Clock, Judge, make_settings
+
+    url = f"sqlite:///{tmp_path / 'judge.db'}"
+    db = Database(url, sqlite_synchronous="NORMAL")
+    db.migrate()
+    settings = make_settings(url, Clock())
+    with TestClient(create_app(settings, db=db)) as client:
+        judge = Judge(client, db, settings, settings.clock)  # type: ignore[arg-type]
+        gm = judge.user("gm")
+        judge.new_game(gm, variant="kriegsplomacy+fog+colours+flexible-builds")
+        france = judge.join("FRANCE")
+        r = client.put(f"/api/games/{judge.game['id']}/orders", headers=france.headers,
+                       json={"phase": judge.game["phase"], "orders": []})
+        assert r.status_code == 200, r.text
+
+    def orders() -> int:
+        with db.session() as session:
+            return session.scalar(select(func.count()).select_from(OrderSet)) or 0
+
+    before = orders()
+    assert before > 0
+    config = Config()
+    config.set_main_option("script_location", "calhamer.server:migrations")
+    with db.engine.execution_options(calhamer_write=True).connect() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0004")
+        connection.commit()
+    db.migrate()
+    assert orders() == before
+    for _ in range(3):
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    db.dispose()

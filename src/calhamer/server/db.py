@@ -76,6 +76,14 @@ class Database:
                 if not self.is_sqlite:
                     connection.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
                     connection.commit()
+                else:
+                    # the migrations switch foreign keys off (env.py); this pooled connection
+                    # must not keep them off
+                    if connection.in_transaction():
+                        connection.rollback()
+                    raw = connection.connection.driver_connection
+                    if raw is not None:
+                        raw.execute("PRAGMA foreign_keys=ON")
 
     def secret_key(self) -> str:
         """The key that signs sessions, made on first use and shared through the database."""

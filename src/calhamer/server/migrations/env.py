@@ -28,10 +28,21 @@ def run() -> None:
             with context.begin_transaction():
                 context.run_migrations()
         return
+    sqlite = connection.dialect.name == "sqlite"
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
-    with context.begin_transaction():
-        context.run_migrations()
+                      render_as_batch=sqlite)
+    # A batch migration on SQLite copies a table and drops the old one; with foreign keys
+    # enforced, dropping ``games`` would delete every row that refers to it (ON DELETE
+    # CASCADE). They are switched off around the migrations, outside any transaction (SQLite
+    # ignores the pragma inside one), and on again after.
+    if sqlite and not connection.in_transaction():
+        connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+    try:
+        with context.begin_transaction():
+            context.run_migrations()
+    finally:
+        if sqlite and not connection.in_transaction():
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
 run()

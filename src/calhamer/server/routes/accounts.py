@@ -95,17 +95,19 @@ def _in_words(seconds: int) -> str:
 def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
              mine: list[LoginFailure], since: datetime, now: datetime) -> TooManyAttempts | None:
     """Why this attempt is refused (None: it is not): too many other attempts under one of
-    its keys in the window, counting those being checked at the same moment."""
+    its keys in the window. Those recorded before this one count, those being checked at the
+    same moment included; those recorded after it do not, so that in a burst of attempts the
+    first ones are judged and the rest refused, never all of them."""
     limits = {"account": (settings.login_failures_per_account, "for this user name"),
               "address": (settings.login_failures_per_address, "from your address")}
-    own = {row.id for row in mine}
+    first_of_mine = min(row.id for row in mine)
     worst: TooManyAttempts | None = None
     for scope, key in keys:
         limit, where = limits[scope]
         times = [at for row_id, at in session.execute(
             select(LoginFailure.id, LoginFailure.at)
             .where(LoginFailure.scope == scope, LoginFailure.key == key, LoginFailure.at > since)
-            .order_by(LoginFailure.at, LoginFailure.id)) if row_id not in own]
+            .order_by(LoginFailure.at, LoginFailure.id)) if row_id < first_of_mine]
         if len(times) < limit:
             continue
         # Free again once enough of them have left the window for this one to fit.

@@ -257,10 +257,10 @@ def _build_collaborators(cls: type[Variant]) -> None:
     if "resolver_class" not in own:
         cls.resolver_class = combined(MovementResolver, pick("resolver"), label + "Resolver")
     if "bids" not in own:
-        rules = list(dict.fromkeys(pick("bids")))
-        if len(rules) > 1:
-            raise CalhamerError(f"{label}: two modules take bids ({rules})")
-        cls.bids = rules[0]() if rules else None
+        bid_rules = list(dict.fromkeys(pick("bids")))
+        if len(bid_rules) > 1:
+            raise CalhamerError(f"{label}: two modules take bids ({bid_rules})")
+        cls.bids = bid_rules[0]() if bid_rules else None
     if "phases" not in own:
         handlers: dict[str, PhaseHandler] = {}
         kinds = dict.fromkeys([*STANDARD_PHASES, *(k for lay in layers for k in lay.phases)])

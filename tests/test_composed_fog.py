@@ -763,3 +763,26 @@ def test_every_players_pictures_and_reports_keep_to_what_the_fog_tells(
         assert legend(cli(capsys, "render", str(path), "--as", power)) == true, power
         for text in player_outputs(capsys, path, power, played):
             assert empty_headings(text) == [], text
+
+
+def test_bid_options_are_written_as_the_bidder_knows_the_board() -> None:
+    """Fog, neutrals and colours together: the bids open to France for the neutral army that
+    started in Holland are written from what France knows, so a foreign unit of another
+    colour standing there now is not named by its colour."""
+    from calhamer.game import Game, PhaseRecord
+    from calhamer.map import ARMY
+    from calhamer.variants.arpiesse import PURPLE, ColouredUnit
+
+    game = Game.new("standard-dp+fog+neutrals+colours")
+    start = game.current
+    m = start.map
+    hol = m.province_of(m.loc("HOL"))
+    units = dict(start.units)
+    units[hol] = ColouredUnit("GERMANY", ARMY, m.loc("HOL"), PURPLE)
+    moved = start.replace(units=units)
+    game = Game(game.variant, game.rules, [PhaseRecord(moved.phase.code, moved,
+                                                       rules=game.rules)])
+    _, options = game.possible_bids("FRANCE")
+    written = [text for texts in options.values() for text in texts]
+    assert any(text.startswith("A HOL") for text in written)
+    assert not any("Purple" in text for text in written)

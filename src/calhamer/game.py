@@ -486,7 +486,10 @@ class Game:
         allotment, found = rule.options(position, code, edition)
         write = position.variant.notation.format_order
         names = position.map.loc_names
-        return allotment, {names[loc]: [write(position, o) for o in orders]
+        # written against what the power knows: under fog, writing them against the true
+        # board would name what stands there now (a foreign unit's colour, say)
+        known = self._known(code)
+        return allotment, {names[loc]: [write(known, o) for o in orders]
                            for loc, orders in found.items()}
 
     def bot_view(self, power: str) -> BotView:

@@ -202,3 +202,18 @@ def test_a_composed_position_round_trips_through_its_document() -> None:
 def test_the_standard_game_is_built_from_no_module() -> None:
     assert STANDARD.modules == ()
     assert STANDARD.notation is STANDARD_NOTATION
+
+
+def test_each_module_checks_its_own_options() -> None:
+    """The option's module reads it: true or false, or a whole number, by default; the
+    neutrals module's own forms (a list of order kinds, none for no cap)."""
+    assert Colours.option_value("colour_exchange", True) is True
+    with pytest.raises(CalhamerError, match="colour_exchange must be true or false"):
+        Colours.option_value("colour_exchange", 1)
+    assert Neutrals.option_value("dp_cap", None) is None
+    assert Neutrals.option_value("dp_cap", 2) == 2
+    assert Neutrals.option_value("buyable", ["Hold", "move"]) == frozenset({"hold", "move"})
+    with pytest.raises(CalhamerError, match="'fly' is not an order kind"):
+        Neutrals.option_value("buyable", ["hold", "fly"])
+    with pytest.raises(CalhamerError, match="dp_per_center must be a whole number"):
+        Neutrals.option_value("dp_per_center", None)

@@ -303,6 +303,21 @@ class RuleModule(Variant):
     refuses: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     @classmethod
+    def option_value(cls, name: str, value: Any) -> Any:
+        """``value`` (as a variant file or spec gives it) checked as the module's option
+        ``name``, in the form the class attribute holds; raises :class:`CalhamerError` saying
+        what the option takes. By default an option is true or false when its default is, and
+        otherwise a whole number of at least 0."""
+        if isinstance(getattr(cls, name), bool):
+            if not isinstance(value, bool):
+                raise CalhamerError(f"option {name} must be true or false, not {value!r}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CalhamerError(f"option {name} must be a whole number of at least 0, "
+                                f"not {value!r}")
+        return value
+
+    @classmethod
     def board_problem(cls, m: Map) -> str | None:
         """Why this module cannot be played on map ``m`` (a board without what its rule
         needs), or None when it can."""

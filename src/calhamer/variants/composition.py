@@ -208,32 +208,8 @@ def _checked_options(modules: Sequence[type[RuleModule]],
             takes = ", ".join(sorted(known)) or "none"
             raise CalhamerError(f"no module of this variant takes the option {name!r} "
                                 f"(the options are: {takes})")
-        default = getattr(module, name)
-        out[name] = _checked_value(name, value, default)
+        out[name] = module.option_value(name, value)
     return out
-
-
-def _checked_value(name: str, value: Any, default: Any) -> Any:
-    if name == "buyable":
-        if value is None:
-            return None
-        kinds = value if isinstance(value, (list, tuple, set, frozenset)) else [value]
-        allowed = ("hold", "move", "support", "convoy")
-        bad = [k for k in kinds if str(k).lower() not in allowed]
-        if bad:
-            raise CalhamerError(f"option buyable: {bad[0]!r} is not an order kind "
-                                f"({', '.join(allowed)})")
-        return frozenset(str(k).lower() for k in kinds)
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise CalhamerError(f"option {name} must be true or false, not {value!r}")
-        return value
-    if value is None and name in ("dp_per_phase", "dp_cap"):
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CalhamerError(f"option {name} must be a whole number of at least 0, "
-                            f"not {value!r}")
-    return value
 
 
 Presets = Callable[[], Iterable[Variant]]

@@ -41,9 +41,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from calhamer.bids import BidRule, Bids
+from calhamer.errors import CalhamerError
 from calhamer.map import Location, Map
 from calhamer.orders import AnyOrder, Order
 from calhamer.position import Position, Unit
@@ -154,6 +155,23 @@ class Neutrals(DPTerms):
     dp_per_center: ClassVar[int] = 1  # otherwise: DP per owned supply centre ...
     dp_cap: ClassVar[int | None] = 3  # ... at most this many per phase
     buyable: ClassVar[frozenset[str] | None] = None  # order kinds DP may buy (None: all)
+
+    @classmethod
+    def option_value(cls, name: str, value: Any) -> Any:
+        """``buyable`` is a list of order kinds (or none: all); ``dp_per_phase`` and
+        ``dp_cap`` may be none (no flat allotment, no cap)."""
+        if name == "buyable":
+            if value is None:
+                return None
+            kinds = value if isinstance(value, list | tuple | set | frozenset) else [value]
+            bad = [k for k in kinds if str(k).lower() not in ORDER_KINDS]
+            if bad:
+                raise CalhamerError(f"option buyable: {bad[0]!r} is not an order kind "
+                                    f"({', '.join(ORDER_KINDS)})")
+            return frozenset(str(k).lower() for k in kinds)
+        if value is None and name in ("dp_per_phase", "dp_cap"):
+            return None
+        return super().option_value(name, value)
 
     @classmethod
     def board_problem(cls, m: Map) -> str | None:

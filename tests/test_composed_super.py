@@ -24,12 +24,13 @@ from calhamer.cli import main
 from calhamer.game import Game
 from calhamer.map import load_map
 from calhamer.phases import adjudicate
-from calhamer.position import Phase, Position, units_from_specs
+from calhamer.position import Phase, Position
 from calhamer.report import phase_report
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.variants import find_variant
 from calhamer.variants.dp import bid_tally, check_bids, resolve_bids, with_bids
-from calhamer.variants.superdiplomacy import as_stack, parse_stack
+from calhamer.variants.superdiplomacy import as_stack
+from test_superdiplomacy import board as superdiplomacy_board
 
 M = load_map("superdiplomacy")
 DP = find_variant("superdiplomacy-dp")
@@ -46,21 +47,8 @@ def board(
 ) -> Position:
     """A position of ``variant``: the given stacks, the starting owners changed by
     ``centers``, and a committed dice seed."""
-    start = Position.initial(M, variant=variant)
-    owners = dict(start.centers)
-    for power, codes in (centers or {}).items():
-        for c in codes:
-            owners[M.loc(c)] = power
-    fields = dict(extra or {})
-    if seed is not None:
-        fields["seed"] = seed
-        fields["seed_hash"] = dice.commitment(seed)
-    return start.replace(
-        units=units_from_specs(M, units, parse_stack),
-        phase=Phase.parse(phase),
-        centers=owners,
-        extra=MappingProxyType(fields),
-    )
+    return superdiplomacy_board(units, phase, centers, seed, extra,
+                                start=Position.initial(M, variant=variant))
 
 
 def battles(outcome: PhaseOutcome) -> list[dict[str, Any]]:

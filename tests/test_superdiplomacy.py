@@ -55,9 +55,11 @@ def board(
     centers: Mapping[str, list[str]] | None = None,
     seed: str | None = "seed",
     extra: Mapping[str, object] | None = None,
+    start: Position = START,
 ) -> Position:
-    """A position: the given stacks, the starting owners (changed by ``centers``)."""
-    owners = dict(START.centers)
+    """A position: the given stacks, the starting owners (changed by ``centers``), of the
+    variant of ``start`` (Superdiplomacy's start by default)."""
+    owners = dict(start.centers)
     for power, codes in (centers or {}).items():
         for c in codes:
             owners[M.loc(c)] = power
@@ -65,7 +67,7 @@ def board(
     if seed is not None:
         fields["seed"] = seed
         fields["seed_hash"] = dice.commitment(seed)
-    return START.replace(
+    return start.replace(
         units=units_from_specs(M, units, parse_stack),
         phase=Phase.parse(phase),
         centers=owners,

@@ -52,68 +52,106 @@ def own_results(facts: MovementFacts, outcome: PhaseOutcome, power: str, prefix:
     return out
 
 
+class OwnLine:
+    """The line a power is told about one of its units, as the source writes it
+    (``F Sev*-Bla [opp]``), with its verdict and the reason in words.
+
+    Every board of fog builds its lines with this (a unit a province here, a group of a
+    stack's units in ``superdiplomacy/fog.py``), so the boards differ only in the facts they
+    hand in: the unit and place as written, and what happened to it. A line is one order
+    (:meth:`move` or :meth:`stay`), then its flags in the order they are written."""
+
+    def __init__(self, unit: str, where: str) -> None:
+        self.unit = unit
+        self.where = where
+        self.line = ""
+        self.verdict: Result = SUCCEEDS
+        self.flags: list[str] = []
+        self.words: list[str] = []
+
+    def move(self, dest: str, moved: bool, *, stayed: bool, opposed: bool) -> None:
+        """A move to ``dest``: the destination is starred when the unit got there, its own
+        place when it stayed there and still stands (``stayed``)."""
+        where = self.where + ("*" if stayed else "")
+        self.line = f"{self.unit} {where}-{dest}{'*' if moved else ''}"
+        self.verdict = SUCCEEDS if moved else FAILS
+        self.words.append("moves" if moved else "fails")
+        if opposed:
+            self.flag("opp", "opposed")
+
+    def stay(self, order: object, *, standing: bool, cut: bool, support: str | None = None,
+             convoy: str | None = None, hold: str | None = None) -> None:
+        """An order that keeps the unit in place (``standing``: it still stands there, and
+        its place is starred): spying (``cut`` by an attack), a support of the units written
+        ``support``, a convoy of the move written ``convoy``, else a hold, told in the word
+        ``hold`` if any. Rules 4.2 to 4.4: whether a support or convoy was given is not
+        told."""
+        at = f"{self.unit} {self.where}{'*' if standing else ''}"
+        self.verdict = SUCCEEDS if standing else FAILS
+        if isinstance(order, Espionage | CounterEspionage):
+            code = "E" if isinstance(order, Espionage) else "CE"
+            self.line = f"{at} {code}"
+            what = "espionage" if code == "E" else "counter-espionage"
+            if cut:
+                self.verdict = FAILS
+                self.words.append(f"{what} cut by an attack")
+            else:
+                self.words.append(what)
+        elif support is not None:
+            self.line = f"{at} S {support}"
+            self.verdict = UNKNOWN
+            self.words.append("whether the support was given is not told")
+        elif convoy is not None:
+            self.line = f"{at} C A {convoy}"
+            self.verdict = UNKNOWN
+            self.words.append("whether the convoy was used is not told")
+        else:
+            self.line = f"{at} H"
+            if hold is not None:
+                self.words.append(hold)
+
+    def flag(self, flag: str, word: str) -> None:
+        """A flag written in brackets after the order, and its word in the reason."""
+        self.flags.append(flag)
+        self.words.append(word)
+
+    def told(self, dislodged: bool) -> tuple[str, Result, str]:
+        """The line, verdict and reason, flagged ``dislodged`` last when the unit was."""
+        if dislodged:
+            self.flags.append("dislodged")
+            if "dislodged" not in self.words:
+                self.words.append("dislodged")
+        line = self.line
+        if self.flags:
+            line += f" [{'; '.join(self.flags)}]"
+        return line, self.verdict, "; ".join(self.words)
+
+
 def own_line(facts: MovementFacts, p: ProvinceId, order: Order | None
              ) -> tuple[str, Result, str]:
     """The line, verdict and reason a power is told about its unit in ``p``."""
     m, t, r = facts.m, facts.t, facts.r
     unit = facts.before.units[p]
     dislodged = p in facts.dislodged
-    flags: list[str] = []
-    words: list[str] = []
-    kind = t.kind[p]
-    where = short(m, unit.loc)
-    unit_letter = label(m, unit, facts.before.variant.notation)  # its colour too, if any
-    if kind == MOVE:
+    told = OwnLine(label(m, unit, facts.before.variant.notation),  # its colour too, if any
+                   short(m, unit.loc))
+    if t.kind[p] == MOVE:
         moved = r.resolution[p]
-        dest = short(m, t.exact[p])
-        if moved:
-            dest += "*"
-        elif not dislodged:
-            where += "*"
-        line = f"{unit_letter} {where}-{dest}"
-        verdict = SUCCEEDS if moved else FAILS
-        words.append("moves" if moved else "fails")
-        if facts.opposed(p):
-            flags.append("opp")
-            words.append("opposed")
+        told.move(short(m, t.exact[p]), moved, stayed=not moved and not dislodged,
+                  opposed=facts.opposed(p))
     else:
-        star = "" if dislodged else "*"
-        verdict = FAILS if dislodged else SUCCEEDS
-        if isinstance(order, Espionage | CounterEspionage):
-            code = "E" if isinstance(order, Espionage) else "CE"
-            line = f"{unit_letter} {where}{star} {code}"
-            what = "espionage" if code == "E" else "counter-espionage"
-            if facts.is_cut(p):
-                verdict = FAILS
-                words.append(f"{what} cut by an attack")
-            else:
-                words.append(what)
-        elif isinstance(order, Support):
-            target = f"{letter(order.target_type)} {short(m, order.target)}"
+        support = convoy = None
+        if isinstance(order, Support):
+            support = f"{letter(order.target_type)} {short(m, order.target)}"
             if order.dest is not None:
-                target += f"-{short(m, order.dest)}"
-            line = f"{unit_letter} {where}{star} S {target}"
-            verdict = UNKNOWN  # rules 4.2 to 4.4: whether it was given is not told
-            words.append("whether the support was given is not told")
+                support += f"-{short(m, order.dest)}"
         elif isinstance(order, Convoy):
-            line = (
-                f"{unit_letter} {where}{star} C A {short(m, order.army)}-{short(m, order.dest)}"
-            )
-            verdict = UNKNOWN
-            words.append("whether the convoy was used is not told")
-        else:
-            line = f"{unit_letter} {where}{star} H"
-            words.append("holds" if not dislodged else "dislodged")
+            convoy = f"{short(m, order.army)}-{short(m, order.dest)}"
+        told.stay(order, standing=not dislodged, cut=facts.is_cut(p), support=support,
+                  convoy=convoy, hold="dislodged" if dislodged else "holds")
     if facts.attacked[p]:
-        flags.append("att")
-        words.append("attacked")
-    if dislodged:
-        flags.append("dislodged")
-        if "dislodged" not in words:
-            words.append("dislodged")
-    if flags:
-        line += f" [{'; '.join(flags)}]"
-    return line, verdict, "; ".join(words)
+        told.flag("att", "attacked")
+    return told.told(dislodged)
 
 
 # -- what a spy learns (rule 6) --------------------------------------------------------------------

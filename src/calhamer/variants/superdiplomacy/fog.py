@@ -25,14 +25,15 @@ from calhamer.map import Map, ProvinceId
 from calhamer.orders import Convoy, Support
 from calhamer.pieces import Dislodged
 from calhamer.position import Position
-from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
+from calhamer.results import FAILS, INVALID, OrderResult, PhaseOutcome, Resolution
 from calhamer.variants.kriegsplomacy.facts import SpyingRules
 from calhamer.variants.kriegsplomacy.names import by_code, letter, power_abbreviation, short
+from calhamer.variants.kriegsplomacy.reports import OwnLine
 from calhamer.variants.kriegsplomacy.spying import (
     CounterEspionage,
     Espionage,
 )
-from calhamer.views import UNKNOWN, Note
+from calhamer.views import Note
 
 from .forces import CONVOY, MOVE, SUPPORT, _Group
 from .report import dice_lines
@@ -112,66 +113,34 @@ class StackFacts(SpyingRules):
         return out
 
     def own_line(self, g: _Group) -> tuple[str, Any, str]:
+        """The line, verdict and reason a power is told about one group of its units,
+        with its casualties (``3A Vie-Tri* [opp; lost 1]``)."""
         m, r = self.m, self.r
-        dislodged = g.sector in self.dislodged and not r.moved(g) and g.size > 0
-        where = short(m, g.loc)
-        flags: list[str] = []
-        words: list[str] = []
+        moved = r.moved(g)
+        dislodged = g.sector in self.dislodged and not moved and g.size > 0
+        told = OwnLine(self._unit(g), short(m, g.loc))
         order = g.result.order if g.result is not None else None
         if g.kind == MOVE:
-            moved = r.moved(g)
-            dest = short(m, g.exact) + ("*" if moved else "")
-            if not moved and not dislodged and g.size:
-                where += "*"
-            line = f"{self._unit(g)} {where}-{dest}"
-            verdict = SUCCEEDS if moved else FAILS
-            words.append("moves" if moved else "fails")
-            if self.opposed(g):
-                flags.append("opp")
-                words.append("opposed")
+            told.move(short(m, g.exact), moved, stayed=not moved and not dislodged and g.size > 0,
+                      opposed=self.opposed(g))
         else:
-            star = "*" if g.size and not dislodged else ""
-            verdict = SUCCEEDS if star else FAILS
-            unit = f"{self._unit(g)} {where}{star}"
-            if isinstance(order, Espionage | CounterEspionage):
-                code = "E" if isinstance(order, Espionage) else "CE"
-                line = f"{unit} {code}"
-                what = "espionage" if code == "E" else "counter-espionage"
-                if self.is_cut(g.sector):
-                    verdict = FAILS
-                    words.append(f"{what} cut by an attack")
-                else:
-                    words.append(what)
-            elif g.kind == SUPPORT or isinstance(order, Support):
-                line = f"{unit} S {self._target(g, order, None)}"
-                verdict = UNKNOWN  # whether a support was given is not told
-                words.append("whether the support was given is not told")
+            support = convoy = None
+            if g.kind == SUPPORT or isinstance(order, Support):
+                support = self._target(g, order, None)
             elif g.kind == CONVOY or isinstance(order, Convoy):
-                line = f"{unit} C A {short(m, g.src)}-{short(m, g.dest)}"
-                verdict = UNKNOWN
-                words.append("whether the convoy was used is not told")
-            else:
-                line = f"{unit} H"
-                if star:
-                    words.append("holds")
-                elif g.size:
-                    words.append("dislodged")
-        if self.attacked.get(g.sector) and not r.moved(g):
-            flags.append("att")
-            words.append("attacked")
+                convoy = f"{short(m, g.src)}-{short(m, g.dest)}"
+            standing = g.size > 0 and not dislodged
+            told.stay(order, standing=standing, cut=self.is_cut(g.sector), support=support,
+                      convoy=convoy,
+                      hold="holds" if standing else "dislodged" if g.size else None)
+        if self.attacked.get(g.sector) and not moved:
+            told.flag("att", "attacked")
         if g.size < g.count:
             lost = g.count - g.size
-            flags.append(f"lost {lost}")
-            words.append("destroyed" if not g.size else f"{lost} of {g.count} killed")
+            told.flag(f"lost {lost}", "destroyed" if not g.size else f"{lost} of {g.count} killed")
             if not g.size:
-                verdict = FAILS
-        if dislodged:
-            flags.append("dislodged")
-            if "dislodged" not in words:
-                words.append("dislodged")
-        if flags:
-            line += f" [{'; '.join(flags)}]"
-        return line, verdict, "; ".join(words)
+                told.verdict = FAILS
+        return told.told(dislodged)
 
     def _target(self, g: _Group, order: Any, sees: frozenset[ProvinceId] | None) -> str:
         """The units a support names: their number as written on the order, their place

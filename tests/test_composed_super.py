@@ -598,6 +598,28 @@ def test_hand_worked_phase_under_fog() -> None:
         assert foreign not in france.split("Next:")[0], foreign
 
 
+def test_a_stack_retreating_in_parts_is_told_part_by_part() -> None:
+    """Austria's dislodged 2A War (the hand-worked phase) retreats in parts: each part is
+    told with its own number and place, and a part no order names is told disbanded. Turkey's
+    spy in Galicia sees War (and Ukr) but not Lvn or Mos."""
+    retreat = fog_phase().next
+
+    def told(orders: list[str], power: str) -> list[str]:
+        outcome = adjudicate(retreat, {"AUSTRIA": orders})
+        view = FOG.visibility.power_view(outcome, power)
+        if power == "AUSTRIA":
+            return [r.canonical for r in view.results["AUSTRIA"]]
+        return [line for n in view.notes if n.title.startswith("Espionage") for line in n.lines]
+
+    split = ["1A War - Lvn", "1A War - Mos"]
+    assert told(split, "AUSTRIA") == ["1A War [r-Lvn*]", "1A War [r-Mos*]"]
+    assert told(split, "TURKEY") == ["Aus 1A War [r-???*]", "Aus 1A War [r-???*]"]
+    assert told(["1A War - Ukr"], "AUSTRIA") == ["1A War [r-Ukr*]", "1A War [d]"]
+    assert told(["1A War - Ukr"], "TURKEY") == ["Aus 1A War [r-Ukr*]", "Aus 1A War [d]"]
+    assert told(["2A War - Lvn"], "AUSTRIA") == ["2A War [r-Lvn*]"]
+    assert told([], "AUSTRIA") == ["2A War [d]"]
+
+
 # -- a whole game under fog in the command line, in two worlds -----------------------------------
 
 # France's orders are the same in both worlds; in world A the others move within their own

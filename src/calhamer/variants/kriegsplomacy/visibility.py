@@ -9,13 +9,12 @@ The gamemaster (``power`` None) sees every power's lines, each spy report titled
 
 from __future__ import annotations
 
-from calhamer.orders import Disband, Retreat
 from calhamer.position import Dislodged, Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome
 from calhamer.views import KNOWN_TOTALS, Note, PowerView, Visibility, centre_totals
 
 from .facts import MovementFacts
-from .names import by_code, power_abbreviation, short, short_unit
+from .names import power_abbreviation, short, short_unit
 from .reports import centre_chart, own_results, spy_lines, spy_title, told_invalid
 from .retreats import retreat_fates, retreat_line
 from .spying import SPIES, Espionage
@@ -103,8 +102,7 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
     gm = power is None
     fates = retreat_fates(outcome)
     results: dict[str, list[OrderResult]] = {}
-    for p in by_code(m, fates):
-        fate = fates[p]
+    for fate in fates:
         owner = fate.unit.power
         if not gm and owner != power:
             continue
@@ -115,13 +113,7 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
             verdict, reason = SUCCEEDS, "retreats"
         else:
             verdict, reason = FAILS, "the retreat fails, so the unit is disbanded"
-        text = next(
-            (r.text for r in outcome.results.get(owner, [])
-             if isinstance(r.order, Retreat | Disband) and r.result != INVALID
-             and m.province_of(r.order.loc) == p),
-            "",
-        )
-        results.setdefault(owner, []).append(OrderResult(owner, text, line, verdict, reason))
+        results.setdefault(owner, []).append(OrderResult(owner, fate.text, line, verdict, reason))
     for owner, entries in outcome.results.items():
         if gm or owner == power:
             for res in entries:
@@ -137,7 +129,7 @@ def retreat_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) -
             continue
         lines = [
             f"{power_abbreviation(m, fate.unit.power)} {seen}"
-            for fate in (fates[p] for p in by_code(m, fates))
+            for fate in fates
             if (seen := retreat_line(m, fate, spy.sees, written))
         ]
         if lines:

@@ -431,12 +431,38 @@ _CANONICAL = re.compile(
 )
 
 
+# Per map, every order text already read in canonical form and the order it reads as. A game
+# repeats its orders from phase to phase ("A PAR H", "F LON - NTH"), and a text in canonical
+# form reads the same on any board of that map, so a text is read once and then looked up.
+# Orders are frozen values, safe to hand out again. The memo of a map stops growing at
+# _MEMO_LIMIT texts (far beyond what games send: a few thousand), keeping memory bounded
+# whatever a client sends; texts past it are still read, only not kept.
+_CANONICAL_READ: dict[Map, dict[str, Order]] = {}
+_MEMO_LIMIT = 200_000
+
+
 def _canonical_movement_order(m: Map, text: str) -> Order | None:
     """The order, if ``text`` is exactly in calhamer's canonical form (``F ADR S A VEN - TRI``).
 
     Bots and the web judge send canonical text; reading it needs no tokenizer, only exact
-    look-ups. Anything else (or an unknown name) returns None and goes through the full reader.
+    look-ups (and a text seen before on this map, one). Anything else (or an unknown name)
+    returns None and goes through the full reader.
     """
+    memo = _CANONICAL_READ.get(m)
+    if memo is None:
+        memo = _CANONICAL_READ[m] = {}
+    else:
+        order = memo.get(text)
+        if order is not None:
+            return order
+    order = _read_canonical(m, text)
+    if order is not None and len(memo) < _MEMO_LIMIT:
+        memo[text] = order
+    return order
+
+
+def _read_canonical(m: Map, text: str) -> Order | None:
+    """:func:`_canonical_movement_order` without the memo: the text read by exact look-ups."""
     match = _CANONICAL.fullmatch(text)
     if match is None:
         return None

@@ -231,13 +231,18 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     fields by its state model (``Variant.state``), and every name against the map here."""
     fields = _plain_fields(doc)
     if fields is None:
-        fields = _model_fields(doc)
-    return _read_fields(doc, fields)
+        return _read_fields(doc, _model_fields(doc), direct=False)
+    return _read_fields(doc, fields, direct=True)
 
 
-def _read_fields(doc: Mapping[str, Any], fields: _Fields
+def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
                  ) -> tuple[Position, dict[str, list[str]], str]:
-    """The position, orders and edition of a document whose shape is checked."""
+    """The position, orders and edition of a document whose shape is checked.
+
+    ``direct``: units and centres written in canonical form are looked up in memos of those
+    read before (units known sound need no :meth:`Position.status`); otherwise every name is
+    read and the board checked, as the model path always did. Both read alike, and fail alike:
+    a name the memos do not hold is read, and its error worded, by the same readers."""
     variant = find_variant(fields.variant)
     m = load_map(variant.map_name)
     rules = fields.rules or variant.default_rules
@@ -245,9 +250,12 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields
     phase = _phase(fields.phase or m.start_phase)
     codes = m._power_codes
     specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
-    units, sound = _units(m, specs, variant.notation.parse_unit)
+    if direct:
+        units, sound = _units(m, specs, variant.notation.parse_unit)
+    else:
+        units, sound = units_from_specs(m, specs, variant.notation.parse_unit), False
     centers: dict[int, str] = {}
-    centre_of = _centre_provinces(m)
+    centre_of = _centre_provinces(m) if direct else {}
     for raw_power, names in fields.centers.items():
         power = raw_power if raw_power in codes else _power(m, raw_power, "centers")
         for code in names:

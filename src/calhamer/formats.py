@@ -587,7 +587,7 @@ def _compact(doc: Any) -> str:
 # Strings as JSON writes them (quoted, escaped, ASCII), by string: results repeat their
 # orders and reasons from phase to phase. Emptied when it grows past the limit.
 _JSON_TEXTS: dict[str, str] = {}
-_JSON_TEXT_LIMIT = 50_000
+_JSON_TEXT_LIMIT = 20_000
 
 
 def _json_text(value: str) -> str:

@@ -434,11 +434,11 @@ _CANONICAL = re.compile(
 # Per map, every order text already read in canonical form and the order it reads as. A game
 # repeats its orders from phase to phase ("A PAR H", "F LON - NTH"), and a text in canonical
 # form reads the same on any board of that map, so a text is read once and then looked up.
-# Orders are frozen values, safe to hand out again. The memo of a map stops growing at
-# _MEMO_LIMIT texts (far beyond what games send: a few thousand), keeping memory bounded
-# whatever a client sends; texts past it are still read, only not kept.
+# Orders are frozen values, safe to hand out again. A map's memo stops growing at _MEMO_LIMIT
+# texts (games send a few thousand; the limit keeps it to some megabytes whatever a client
+# sends); texts past it are still read, only not kept.
 _CANONICAL_READ: dict[Map, dict[str, Order]] = {}
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 50_000
 
 
 def _canonical_movement_order(m: Map, text: str) -> Order | None:

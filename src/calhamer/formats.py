@@ -479,22 +479,21 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     known = _JSON_ENTRIES.get
     entries = []
     for power in _power_order(m, results):
-        given: list[OrderResult] = []
+        pieces = []
         added: list[OrderResult] = []
         for r in results[power]:
             if type(r) is not OrderResult:
                 return _compact(outcome_to_json(outcome, rules))
-            (given if r.text else added).append(r)
-        if added:  # as canonical_results orders them
+            if r.text:
+                key = (r.text, r.canonical, r.result, r.reason)
+                pieces.append(known(key) or _entry_json(key))
+            else:
+                added.append(r)
+        if added:  # after the orders given, in the order canonical_results gives them
             added.sort(key=_added_key)
-            given += added
-        pieces = []
-        for r in given:
-            key = (r.text, r.canonical, r.result, r.reason)
-            piece = known(key)
-            if piece is None:
-                piece = _entry_json(key)
-            pieces.append(piece)
+            for r in added:
+                key = (r.text, r.canonical, r.result, r.reason)
+                pieces.append(known(key) or _entry_json(key))
         entries.append(f"{text(power)}:[{','.join(pieces)}]")
     dislodged = []
     for d in outcome.dislodged:

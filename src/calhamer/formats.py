@@ -423,7 +423,9 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
 
 def _power_order(m: Map, keyed: Mapping[str, object]) -> list[str]:
     known = [p for p in m.power_codes if p in keyed]
-    return known + sorted(p for p in keyed if p not in known)
+    if len(known) < len(keyed):  # keys that are no power of the map go last, sorted
+        known += sorted(p for p in keyed if p not in known)
+    return known
 
 
 def outcome_to_json(

@@ -8,14 +8,17 @@ orders); ``outcome_to_json`` writes the output document of an adjudication.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from functools import cache
+from itertools import chain
+from json.encoder import encode_basestring_ascii as _encode_text
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from calhamer.errors import CalhamerError, PhaseError
-from calhamer.map import Map, load_map
+from calhamer.map import Map, UnitType, load_map
 from calhamer.notation import Notation
 from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
-from calhamer.results import PhaseOutcome
+from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 from calhamer.views import PowerView, power_views
@@ -126,28 +129,143 @@ def phase_document(doc: object) -> PhaseDocument:
             exc, hints=PHASE_HINTS, unknown=PHASE_UNKNOWN)) from None
 
 
+# The keys a phase document of a plain board has: a document holding any other key (a
+# variant's options, bids, seed or state) is read through the model.
+_PLAIN_KEYS = frozenset(("variant", "rules", "phase", "units", "centers", "dislodged",
+                         "contested", "orders"))
+
+
+class _Fields(NamedTuple):
+    """A phase document's fields, its shape checked (by hand or by the model)."""
+
+    variant: str
+    rules: str | None
+    phase: str | None
+    units: Mapping[str, list[str]]
+    centers: Mapping[str, list[str]]
+    dislodged: list[tuple[str, list[tuple[str, str | None]]]]  # power, (unit, attacker_from)
+    contested: list[str]
+    orders: Mapping[str, list[str]]
+
+
+_LIST, _TEXT = frozenset((list,)), frozenset((str,))
+
+
+def _text_list(value: object) -> bool:
+    """Whether ``value`` is a JSON list of strings (the types gathered in C, not looped)."""
+    return type(value) is list and set(map(type, value)) <= _TEXT
+
+
+def _text_lists(value: object) -> bool:
+    """Whether ``value`` is a JSON object of lists of strings."""
+    if type(value) is not dict:
+        return False
+    lists = value.values()
+    return set(map(type, lists)) <= _LIST and set(map(type, chain.from_iterable(lists))) <= _TEXT
+
+
+def _plain_fields(doc: object) -> _Fields | None:
+    """The fields of a plain phase document, its shape checked here without the model.
+
+    None unless every key is one of a plain board's and every value of exactly the JSON type
+    :class:`~calhamer.documents.PhaseDocument` takes, so that the model would accept the
+    document as it stands: then the document is read as the model would have read it. Any
+    other document (a variant's keys, a wrong type, a single dislodged entry not in a list)
+    is left to the model, which alone words errors (field path and hint).
+    """
+    if type(doc) is not dict or not _PLAIN_KEYS.issuperset(doc):
+        return None
+    get = doc.get
+    variant, rules, phase = get("variant", "standard"), get("rules"), get("phase")
+    if (type(variant) is not str or (rules is not None and type(rules) is not str)
+            or (phase is not None and type(phase) is not str)):
+        return None
+    units, centers, orders = get("units", {}), get("centers", {}), get("orders", {})
+    contested = get("contested", [])
+    if not (_text_lists(units) and _text_lists(centers) and _text_lists(orders)
+            and _text_list(contested)):
+        return None
+    raw = get("dislodged", {})
+    if type(raw) is not dict:
+        return None
+    dislodged = []
+    for power, entries in raw.items():
+        if type(entries) is not list:
+            return None
+        read: list[tuple[str, str | None]] = []
+        for entry in entries:
+            if type(entry) is str:
+                read.append((entry, None))
+                continue
+            if type(entry) is not dict or not _DISLODGED_KEYS.issuperset(entry):
+                return None
+            unit, origin = entry.get("unit"), entry.get("attacker_from")
+            if type(unit) is not str or (origin is not None and type(origin) is not str):
+                return None
+            read.append((unit, origin))
+        dislodged.append((power, read))
+    return _Fields(variant, rules, phase, units, centers, dislodged, contested, orders)
+
+
+_DISLODGED_KEYS = frozenset(("unit", "attacker_from"))
+
+
+def _model_fields(doc: object) -> _Fields:
+    """The fields of any phase document, its shape checked by the model (raises
+    :class:`PhaseError` with the field path of the first problem)."""
+    parsed = phase_document(doc)
+    dislodged = [
+        (power, [(e, None) if isinstance(e, str) else (e.unit, e.attacker_from)
+                 for e in entries])
+        for power, entries in parsed.dislodged.items()
+    ]
+    return _Fields(parsed.variant, parsed.rules, parsed.phase, parsed.units, parsed.centers,
+                   dislodged, parsed.contested, parsed.orders)
+
+
 def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list[str]], str]:
     """Read a phase document: the position, the orders by power, and the rule edition name.
 
-    The document's shape is checked by :class:`PhaseDocument`, the variant's own fields by
-    its state model (``Variant.state``), and every name against the map here."""
-    parsed = phase_document(doc)
-    variant = find_variant(parsed.variant)
+    The document's shape is checked by :class:`PhaseDocument` (or, for a plain document whose
+    every value has the right type, by hand: the same reading, faster), the variant's own
+    fields by its state model (``Variant.state``), and every name against the map here."""
+    fields = _plain_fields(doc)
+    if fields is None:
+        return _read_fields(doc, _model_fields(doc), direct=False)
+    return _read_fields(doc, fields, direct=True)
+
+
+def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
+                 ) -> tuple[Position, dict[str, list[str]], str]:
+    """The position, orders and edition of a document whose shape is checked.
+
+    ``direct``: units and centres written in canonical form are looked up in memos of those
+    read before (units known sound need no :meth:`Position.status`); otherwise every name is
+    read and the board checked, as the model path always did. Both read alike, and fail alike:
+    a name the memos do not hold is read, and its error worded, by the same readers."""
+    variant = find_variant(fields.variant)
     m = load_map(variant.map_name)
-    rules = parsed.rules or variant.default_rules
+    rules = fields.rules or variant.default_rules
     find_rules(rules)  # fail early, with the list of editions, on a bad name
-    phase = Phase.parse(parsed.phase or m.start_phase)
-    specs = {_power(m, p, "units"): v for p, v in parsed.units.items()}
-    units = units_from_specs(m, specs, variant.notation.parse_unit)
+    phase = _phase(fields.phase or m.start_phase)
+    codes = m._power_codes
+    specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
+    if direct:
+        units, sound = _units(m, specs, variant.notation.parse_unit)
+    else:
+        units, sound = units_from_specs(m, specs, variant.notation.parse_unit), False
     centers: dict[int, str] = {}
-    for raw_power, codes in parsed.centers.items():
-        power = _power(m, raw_power, "centers")
-        for code in codes:
-            province = m.province_of(_location(m, code, f"centers of {power}"))
-            if not m.provinces[province].is_supply_center:
-                raise PhaseError(
-                    f"centers of {power}: {m.describe(province)} is not a supply centre"
-                )
+    centre_of = _centre_provinces(m) if direct else {}
+    for raw_power, names in fields.centers.items():
+        power = raw_power if raw_power in codes else _power(m, raw_power, "centers")
+        for code in names:
+            province = centre_of.get(code)
+            if province is None:
+                province = m.province_of(_location(m, code, f"centers of {power}"))
+                if not m.provinces[province].is_supply_center:
+                    raise PhaseError(
+                        f"centers of {power}: {m.describe(province)} is not a supply centre"
+                    )
             owner = centers.setdefault(province, power)
             if owner != power:
                 raise PhaseError(
@@ -155,30 +273,104 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
                     "a centre has one owner, so list it for one power only"
                 )
     dislodged = []
-    for raw_power, entries in parsed.dislodged.items():
+    for raw_power, entries in fields.dislodged:
         power = _power(m, raw_power, "dislodged")
-        for entry in entries:
+        for spec, origin in entries:
             # A dislodged unit is written alone ("F ANK") or with where its attacker came from.
-            spec, origin = (entry, None) if isinstance(entry, str) else \
-                (entry.unit, entry.attacker_from)
             unit = variant.notation.parse_unit(m, spec, power)
             blocked = m.province_of(_location(m, origin, "attacker_from")) if origin else None
             dislodged.append(Dislodged(unit, blocked))
     contested = frozenset(
-        m.province_of(_location(m, c, "contested")) for c in parsed.contested
+        m.province_of(_location(m, c, "contested")) for c in fields.contested
     )
     orders: dict[str, list[str]] = {}
-    for raw_power, items in parsed.orders.items():
-        orders.setdefault(_power(m, raw_power, "orders"), []).extend(items)
+    for raw_power, items in fields.orders.items():
+        power = raw_power if raw_power in codes else _power(m, raw_power, "orders")
+        if power in orders:
+            orders[power].extend(items)
+        else:
+            orders[power] = list(items)
     state = variant.state
     extra = {} if state is None else state.read(variant, m, doc)
     position = Position(
         m, phase, units, centers, tuple(dislodged), contested, variant=variant, extra=extra
     )
-    problems = position.status()
-    if problems:
-        raise PhaseError("; ".join(problems))
+    if not sound:
+        problems = position.status()
+        if problems:
+            raise PhaseError("; ".join(problems))
     return position, orders, rules
+
+
+# Phases by code, as read (a phase is a frozen value).
+_PHASES: dict[str, Phase] = {}
+
+
+def _phase(code: str) -> Phase:
+    phase = _PHASES.get(code)
+    if phase is None:
+        phase = Phase.parse(code)
+        if len(_PHASES) < 10_000:
+            _PHASES[code] = phase
+    return phase
+
+
+@cache
+def _centre_provinces(m: Map) -> dict[str, int]:
+    """Each supply centre's province by every canonical name of its locations (``STP``,
+    ``STP/SC``), as documents write them."""
+    loc_province, provinces = m.loc_province, m.provinces
+    return {name: loc_province[loc] for name, loc in m.canonical_locations.items()
+            if provinces[loc_province[loc]].is_supply_center}
+
+
+# Per map and power, the units read from their canonical text ("F STP/SC") that may stand
+# where they are: a frozen value each, read once. Bounded as the order memo is.
+_UNITS_READ: dict[tuple[Map, str], dict[str, Unit]] = {}
+_UNIT_LIMIT = 20_000
+
+
+def _units(m: Map, specs: dict[str, list[str]],
+           parse_unit: Callable[[Map, str, str], Unit]) -> tuple[dict[int, Unit], bool]:
+    """The unit table of ``specs``, and whether it is known sound (every unit may stand
+    where it is, filed under its province: what :meth:`Position.status` checks).
+
+    The standard notation's units are looked up in a memo of units already read and found
+    sound; a table holding any other is built by :func:`units_from_specs`, which reads and
+    words errors, and left for ``status`` to check."""
+    standard = getattr(parse_unit, "__func__", None) is Notation.parse_unit
+    if standard:
+        loc_province = m.loc_province
+        units: dict[int, Unit] = {}
+        for power, unit_specs in specs.items():
+            memo = _UNITS_READ.get((m, power))
+            if memo is None:
+                memo = _UNITS_READ[(m, power)] = {}
+            for spec in unit_specs:
+                unit = memo.get(spec)
+                if unit is None:
+                    unit = _sound_unit(m, spec, power)
+                    if unit is None:
+                        return units_from_specs(m, specs, parse_unit), False
+                    if len(memo) < _UNIT_LIMIT:
+                        memo[spec] = unit
+                province = loc_province[unit.loc]
+                if province in units:  # two units in one place: worded by the reader
+                    return units_from_specs(m, specs, parse_unit), False
+                units[province] = unit
+        return units, True
+    return units_from_specs(m, specs, parse_unit), False
+
+
+def _sound_unit(m: Map, spec: str, power: str) -> Unit | None:
+    """The unit ``spec`` (in canonical form) of ``power``, if it may stand where it is."""
+    unit_type = {"A ": UnitType.ARMY, "F ": UnitType.FLEET}.get(spec[:2])
+    loc = m.canonical_locations.get(spec[2:]) if unit_type is not None else None
+    if unit_type is None or loc is None or power not in m._power_codes:
+        return None
+    if not m.unit_can_stand(unit_type, loc):
+        return None
+    return Unit(power, unit_type, loc)
 
 
 def position_to_json(position: Position, rules: str | None = None) -> dict[str, Any]:
@@ -231,7 +423,9 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
 
 def _power_order(m: Map, keyed: Mapping[str, object]) -> list[str]:
     known = [p for p in m.power_codes if p in keyed]
-    return known + sorted(p for p in keyed if p not in known)
+    if len(known) < len(keyed):  # keys that are no power of the map go last, sorted
+        known += sorted(p for p in keyed if p not in known)
+    return known
 
 
 def outcome_to_json(
@@ -264,6 +458,160 @@ def outcome_to_json(
     if views:
         doc["views"] = {p: view_to_json(v, rules) for p, v in power_views(outcome).items()}
     return doc
+
+
+def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
+    """:func:`outcome_to_json` as one line of compact JSON (``calhamer adjudicate --jsonl``).
+
+    The same text as ``json.dumps(outcome_to_json(outcome, rules), separators=(",", ":"))``,
+    byte for byte, written here without building the document first: each string's JSON form
+    (``"F STP/SC"``) is made once and looked up after. A variant that writes more than a
+    plain board (hidden information's views, its own state, its own unit notation, its own
+    kind of unit or result) gets the document written out and encoded as ever.
+    """
+    before, nxt = outcome.before, outcome.next
+    variant = before.variant
+    if (variant.visibility.hidden_information or variant.state is not None
+            or type(variant.notation).format_unit is not Notation.format_unit):
+        return _compact(outcome_to_json(outcome, rules))
+    m = before.map
+    text = _json_text
+    unit_text = _unit_json(m)
+    results = outcome.results
+    known = _JSON_ENTRIES.get
+    entries = []
+    for power in _power_order(m, results):
+        pieces = []
+        added: list[OrderResult] = []
+        for r in results[power]:
+            if type(r) is not OrderResult:
+                return _compact(outcome_to_json(outcome, rules))
+            if r.text:
+                key = (r.text, r.canonical, r.result, r.reason)
+                pieces.append(known(key) or _entry_json(key))
+            else:
+                added.append(r)
+        if added:  # after the orders given, in the order canonical_results gives them
+            added.sort(key=_added_key)
+            for r in added:
+                key = (r.text, r.canonical, r.result, r.reason)
+                pieces.append(known(key) or _entry_json(key))
+        entries.append(f"{text(power)}:[{','.join(pieces)}]")
+    dislodged = []
+    for d in outcome.dislodged:
+        if type(d.unit) is not Unit:
+            return _compact(outcome_to_json(outcome, rules))
+        dislodged.append(unit_text[d.unit.type][d.unit.loc])
+    position = _position_line(nxt, rules, unit_text)
+    if position is None:
+        return _compact(outcome_to_json(outcome, rules))
+    winner = nxt.winner()
+    end = f',"winner":{text(winner)}}}' if winner else "}"
+    return (f'{{"phase":{text(before.phase.code)},"results":{{{",".join(entries)}}},'
+            f'"dislodged":[{",".join(dislodged)}],"next":{position}{end}')
+
+
+def _added_key(r: OrderResult) -> tuple[str, str]:
+    canonical = r.canonical
+    return canonical.partition(" ")[2], canonical
+
+
+def _position_line(position: Position, rules: str | None,
+                   unit_text: tuple[list[str], list[str]]) -> str | None:
+    """:func:`position_to_json` of a plain board as compact JSON (None for any other)."""
+    m = position.map
+    text = _json_text
+    by_code = m.code_rank.__getitem__
+    placed = position.units
+    units: dict[str, list[str]] = {}
+    for province in sorted(placed, key=by_code):
+        unit = placed[province]
+        if type(unit) is not Unit:
+            return None
+        piece = unit_text[unit.type][unit.loc]
+        if unit.power in units:
+            units[unit.power].append(piece)
+        else:
+            units[unit.power] = [piece]
+    names = _loc_json(m)
+    owners = position.centers
+    centers: dict[str, list[str]] = {}
+    for province in sorted(owners, key=by_code):
+        owner = owners[province]
+        if owner in centers:
+            centers[owner].append(names[province])
+        else:
+            centers[owner] = [names[province]]
+    out = [f'{{"variant":{text(position.variant.name)}']
+    if rules:
+        out.append(f'"rules":{text(rules)}')
+    out.append(f'"phase":{text(position.phase.code)}')
+    out.append('"units":{' + ",".join(
+        f'{text(p)}:[{",".join(units[p])}]' for p in _power_order(m, units)) + "}")
+    out.append('"centers":{' + ",".join(
+        f'{text(p)}:[{",".join(centers[p])}]' for p in _power_order(m, centers)) + "}")
+    if position.phase.is_retreat:
+        dislodged: dict[str, list[str]] = {}
+        for d in position.dislodged:
+            if type(d.unit) is not Unit:
+                return None
+            entry = f'{{"unit":{unit_text[d.unit.type][d.unit.loc]}'
+            if d.attacker_from is not None:
+                entry += f',"attacker_from":{text(m.provinces[d.attacker_from].code)}'
+            dislodged.setdefault(d.unit.power, []).append(entry + "}")
+        out.append('"dislodged":{' + ",".join(
+            f'{text(p)}:[{",".join(e)}]' for p, e in dislodged.items()) + "}")
+        contested = sorted(m.provinces[p].code for p in position.contested)
+        out.append(f'"contested":[{",".join(map(text, contested))}]')
+    return ",".join(out) + "}"
+
+
+# Results as JSON text, by their four fields: a game's results repeat from phase to phase
+# ("A PAR H", "holds"). Emptied when it grows past the limit, as _JSON_TEXTS is.
+_JSON_ENTRIES: dict[tuple[str, str, str, str], str] = {}
+
+
+def _entry_json(key: tuple[str, str, str, str]) -> str:
+    text = _json_text
+    piece = (f'{{"order":{text(key[0])},"canonical":{text(key[1])},'
+             f'"result":{text(key[2])},"reason":{text(key[3])}}}')
+    if len(_JSON_ENTRIES) >= _JSON_TEXT_LIMIT:
+        _JSON_ENTRIES.clear()
+    _JSON_ENTRIES[key] = piece
+    return piece
+
+
+def _compact(doc: Any) -> str:
+    return json.dumps(doc, separators=(",", ":"))
+
+
+# Strings as JSON writes them (quoted, escaped, ASCII), by string: results repeat their
+# orders and reasons from phase to phase. Emptied when it grows past the limit.
+_JSON_TEXTS: dict[str, str] = {}
+_JSON_TEXT_LIMIT = 20_000
+
+
+def _json_text(value: str) -> str:
+    found = _JSON_TEXTS.get(value)
+    if found is None:
+        found = _encode_text(value)
+        if len(_JSON_TEXTS) >= _JSON_TEXT_LIMIT:
+            _JSON_TEXTS.clear()
+        _JSON_TEXTS[value] = found
+    return found
+
+
+@cache
+def _unit_json(m: Map) -> tuple[list[str], list[str]]:
+    """Every location's army and fleet as JSON text (``"A PAR"``), by unit type's number."""
+    return ([_encode_text(f"A {name}") for name in m.loc_names],
+            [_encode_text(f"F {name}") for name in m.loc_names])
+
+
+@cache
+def _loc_json(m: Map) -> list[str]:
+    """Every location's canonical name as JSON text (``"STP/SC"``)."""
+    return [_encode_text(name) for name in m.loc_names]
 
 
 def canonical_results(results: Mapping[str, list[Any]]) -> dict[str, list[Any]]:

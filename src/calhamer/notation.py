@@ -129,6 +129,9 @@ class _Reader:
             _Tok(k.lastgroup or "", k.group(), k.start(), k.end()) for k in _TOKEN.finditer(text)
         ]
         self.i = 0
+        # Whether a unit type was left out and had to be inferred (from the position or the
+        # terrain): such a reading holds for this board only, and is not memoized.
+        self.inferred = False
 
     def peek(self) -> _Tok | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -271,6 +274,7 @@ class _Reader:
         """The unit type, when omitted: the unit standing there, else what the terrain allows."""
         if written is not None:
             return written
+        self.inferred = True
         # A build's place is empty by rule, so a unit standing there says nothing about it.
         if self.position is not None and not build and (u := self.position.unit_at(loc)):
             return u.type
@@ -394,9 +398,18 @@ def parse_order(
         if fast is not None:
             owner = (m.find_power(power) or power) if power else None
             return ParsedOrder(owner, fast, text.strip())
+    given = (m.find_power(power) or power) if power else None
+    memo = _TEXT_READ.get(m)
+    if memo is None:
+        memo = _TEXT_READ[m] = {}
+    else:
+        seen = memo.get((phase_kind, text))
+        # A text read before reads the same again, unless it is marked for another power
+        # than the one now giving it: the reader words that error.
+        if seen is not None and not (seen[0] and given and seen[0] != given):
+            return ParsedOrder(seen[0] or given, seen[1], text.strip())
     reader = _Reader(m, text, position)
     prefixed = reader.power_prefix()
-    given = (m.find_power(power) or power) if power else None
     if prefixed and given and prefixed != given:
         first = reader.toks[0]
         reader.fail(
@@ -420,6 +433,8 @@ def parse_order(
         if order.via_convoy:
             reader.fail("a retreat cannot go by convoy", tok.start, len(text.rstrip()))
         order = Retreat(order.unit_type, order.loc, order.dest)
+    if not reader.inferred and len(memo) < _MEMO_LIMIT:
+        memo[(phase_kind, text)] = (prefixed, order)
     return ParsedOrder(prefixed or given, order, text.strip())
 
 
@@ -431,12 +446,42 @@ _CANONICAL = re.compile(
 )
 
 
+# Per map, every order text already read in canonical form and the order it reads as. A game
+# repeats its orders from phase to phase ("A PAR H", "F LON - NTH"), and a text in canonical
+# form reads the same on any board of that map, so a text is read once and then looked up.
+# Orders are frozen values, safe to hand out again. A map's memo stops growing at _MEMO_LIMIT
+# texts (games send a few thousand; the limit keeps it to some megabytes whatever a client
+# sends); texts past it are still read, only not kept.
+_CANONICAL_READ: dict[Map, dict[str, Order]] = {}
+# Per map, every other text read without error by the full reader, by phase kind and text: the
+# power its prefix named (if any) and the order. Texts that leave a unit type out are not kept
+# (their reading depends on the board), nor texts that fail (the reader words each error).
+_TEXT_READ: dict[Map, dict[tuple[str, str], tuple[str | None, Order | Waive]]] = {}
+_MEMO_LIMIT = 50_000
+
+
 def _canonical_movement_order(m: Map, text: str) -> Order | None:
     """The order, if ``text`` is exactly in calhamer's canonical form (``F ADR S A VEN - TRI``).
 
     Bots and the web judge send canonical text; reading it needs no tokenizer, only exact
-    look-ups. Anything else (or an unknown name) returns None and goes through the full reader.
+    look-ups (and a text seen before on this map, one). Anything else (or an unknown name)
+    returns None and goes through the full reader.
     """
+    memo = _CANONICAL_READ.get(m)
+    if memo is None:
+        memo = _CANONICAL_READ[m] = {}
+    else:
+        order = memo.get(text)
+        if order is not None:
+            return order
+    order = _read_canonical(m, text)
+    if order is not None and len(memo) < _MEMO_LIMIT:
+        memo[text] = order
+    return order
+
+
+def _read_canonical(m: Map, text: str) -> Order | None:
+    """:func:`_canonical_movement_order` without the memo: the text read by exact look-ups."""
     match = _CANONICAL.fullmatch(text)
     if match is None:
         return None

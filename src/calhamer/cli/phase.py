@@ -24,6 +24,7 @@ from calhamer.cli.io import (
 from calhamer.errors import CalhamerError
 from calhamer.formats import (
     outcome_to_json,
+    outcome_to_line,
     position_to_json,
     read_json,
     view_to_json,
@@ -86,12 +87,14 @@ def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | N
                 position, orders, rules = read_phase(doc, rules_override)
                 outcome = adjudicate(position, orders, rules)
                 if as_power:
-                    out = view_to_json(power_view(outcome, as_power), rules)
+                    written = dumps(view_to_json(power_view(outcome, as_power), rules),
+                                    compact=True)
                 else:
-                    out = outcome_to_json(outcome, rules)
+                    written = outcome_to_line(outcome, rules)
             except CalhamerError as exc:
-                out, failed = {"error": f"line {number}: {exc}"}, True
-            print(dumps(out, compact=True), flush=True)
+                failed = True
+                written = dumps({"error": f"line {number}: {exc}"}, compact=True)
+            print(written, flush=True)
             bar.update()
     return BAD_ORDERS if failed else OK
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from calhamer.errors import OrderError
 from calhamer.notation import Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder
+from calhamer.map import ARMY, FLEET
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
 
@@ -125,7 +126,27 @@ class Intake:
         return self.variant.notation.format_order(self.position, order)
 
 
+# Plain units by power and location, one table per unit type: units are values, and the
+# units of a game move among the same few places (a fresh one costs several times a look-up).
+_ARMIES: dict[tuple[str, int], Unit] = {}
+_FLEETS: dict[tuple[str, int], Unit] = {}
+
+
 def moved_unit(unit: Unit, loc: int) -> Unit:
-    if type(unit) is _UNIT:
-        return Unit(unit.power, unit.type, loc)
-    return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
+    """``unit`` standing at ``loc`` instead."""
+    if type(unit) is not _UNIT:
+        return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
+    kind = unit.type
+    if kind is ARMY:
+        made = _ARMIES
+    elif kind is FLEET:
+        made = _FLEETS
+    else:
+        return Unit(unit.power, kind, loc)
+    key = (unit.power, loc)
+    found = made.get(key)
+    if found is None:
+        if len(made) >= 8192:
+            made.clear()  # a long-lived program with many maps: keep the table small
+        found = made[key] = Unit(unit.power, kind, loc)
+    return found

@@ -16,7 +16,7 @@ from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
 from calhamer.notation import Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
-from calhamer.pieces import Dislodged, Phase, Unit
+from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, check_movement_order, quick_checks
@@ -286,10 +286,18 @@ def _movement_outcome(
     rules: Rules,
 ) -> PhaseOutcome:
     m = position.map
-    kind, dest = table.kind, table.dest
+    kind, dest, exact = table.kind, table.dest, table.exact
     success = resolver.resolution
-    moved = {p: dest[p] for p in table.movers if kind[p] == MOVE and success[p]}
-    dislodger = {dest[p]: p for p in moved}
+    moved: dict[int, int] = {}  # province -> the province it moved to
+    dislodger: dict[int, int] = {}  # province -> the province its attacker came from
+    targets: set[int] = set()
+    for p in table.movers:
+        if kind[p] == MOVE:
+            q = dest[p]
+            targets.add(q)
+            if success[p]:
+                moved[p] = q
+                dislodger[q] = p
     dislodged_at = {
         q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
     }
@@ -302,48 +310,48 @@ def _movement_outcome(
     destroyed: list[int] = []
     units = position.units
     if dislodged_at or moved:
+        # Rebuilt in the order the units stood in, a moved unit where it stood.
         new_units = {}
-        loc_province, exact = m.loc_province, table.exact
+        loc_province = m.loc_province
         for province, unit in units.items():
-            if province in dislodged_at:
-                if not reading.variant.may_retreat(position, unit):
-                    destroyed.append(province)  # a unit that cannot retreat is destroyed at once
-                    continue
+            if province in moved:
+                new_loc = exact[province]
+                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+            elif province not in dislodged_at:
+                new_units[province] = unit
+            elif not reading.variant.may_retreat(position, unit):
+                destroyed.append(province)  # a unit that cannot retreat is destroyed at once
+            else:
                 attacker = dislodged_at[province]
                 blocked: int | None = attacker
                 if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
                     blocked = None  # DATC 4.A.5: the army never crossed that border
                 dislodged.append(Dislodged(unit, blocked))
-            elif province in moved:
-                new_loc = exact[province]
-                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
-            else:
-                new_units[province] = unit
     else:
         new_units = editable(units)
+    # Places left empty by a standoff. The standard rule needs two moves there, so a place
+    # only one unit tried is asked about only under a variant's own rule.
+    standoff = resolver.standoff
+    ask_all = type(resolver).standoff is not MovementResolver.standoff
+    movers_to = table.movers_to
     contested = frozenset(
-        q for q in {dest[p] for p in table.movers if kind[p] == MOVE}
-        if q not in dislodger and q not in new_units and resolver.standoff(q)
-    )
+        q for q in targets
+        if q not in dislodger and q not in new_units
+        and (ask_all or len(movers_to[q]) > 1) and standoff(q)
+    ) if targets else frozenset()
     phase = position.phase
     if dislodged:
-        phase = Phase(phase.year, phase.season, "R")
+        phase = phase_of(phase.year, phase.season, "R")
     state = reading.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
         phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
         contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
-    nxt = after if after.dislodged else advance(after, rules)
+    nxt = after if dislodged else advance(after, rules)
     resolution = Resolution(resolver, legal)
     after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
-        before=position,
-        results=word_results,
-        after=after,
-        next=nxt,
-        dislodged=tuple(dislodged),
-        moved={p: table.exact[p] for p in moved},
-        removed=destroyed,
-        resolution=resolution,
+        position, word_results, after, nxt, tuple(dislodged),
+        {p: exact[p] for p in moved}, destroyed, resolution,
     )

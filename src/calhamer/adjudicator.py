@@ -463,6 +463,27 @@ class MovementResolver(GuessResolver):
                 return False
         return True
 
+    def _settle_unopposed(self) -> None:
+        """Settle, before the search, the decisions the standard rules take without asking any
+        other: a support or convoy nobody moves against stands, and an unsupported move over
+        land into an empty place nobody else goes to succeeds. Each is what :meth:`decide` would answer
+        with no guess involved, whatever the order decisions are taken in."""
+        t = self.table
+        kind, dest, movers_to, move_supports = t.kind, t.dest, t.movers_to, t.move_supports
+        resolution, resolved = self.resolution, self.resolved
+        convoyed, neutral = self.convoyed, self.neutral
+        for p in t.ordered:
+            k = kind[p]
+            if k == MOVE:
+                q = dest[p]
+                if (kind[q] != EMPTY or convoyed[p] or p in neutral or len(movers_to[q]) > 1
+                        or move_supports[p]):  # (its supports are asked for when it is)
+                    continue
+            elif k == HOLD or movers_to[p]:
+                continue
+            resolution[p] = True
+            resolved[p] = True
+
     def _decide_standard_move(self, p: int) -> bool:
         """:meth:`decide_move` with the standard strengths written out: the strengths are
         taken, and other decisions asked for, exactly as the methods would (in the same
@@ -584,6 +605,8 @@ class MovementResolver(GuessResolver):
     def resolve_all(self) -> None:
         kind = self.table.kind
         resolve, resolved = self.resolve, self.resolved
+        if type(self) is MovementResolver:
+            self._settle_unopposed()
         for p in self.table.ordered:
             # Supports and convoys found void were demoted to holds; decisions already taken
             # on the way to others need no call.

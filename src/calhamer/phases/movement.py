@@ -88,10 +88,12 @@ class MovementReading:
     def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
         """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
         for units no player commands, replacing any given for the same unit."""
+        self.add_all({raw_power: items}, replace)
+
+    def add_all(self, orders: OrdersIn, replace: bool = False) -> None:
+        """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
         position, m = self.position, self.map
-        power = raw_power if raw_power in m._power_codes else (
-            m.find_power(raw_power) or raw_power.upper())
-        self.powers[power] = None
+        power_codes, powers = m._power_codes, self.powers
         entries, legal, ordered = self.entries, self.legal, self.ordered
         check, quick = self.check, self.quick
         loc_province = m.loc_province
@@ -101,86 +103,90 @@ class MovementReading:
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
         hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
-        for item in items:
-            cls = type(item)
-            if cls is hold or cls is move or cls is support or cls is convoy:
-                order = item
-                entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
-                entries.append(entry)
-            elif cls is str or isinstance(item, str):
-                entry = self._read(power, item)
-                entries.append(entry)
-                order = entry[2]
-                if order is None:
-                    continue  # unreadable: invalid already
-                cls = type(order)
-                if not isinstance(order, order_type):
-                    entry[4] = _NOT_MOVEMENT
-                    continue
-            else:
-                order = item
-                entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
-                entries.append(entry)
-                if not isinstance(order, order_type):
-                    entry[4] = _NOT_MOVEMENT
-                    continue
-            checked = None
-            if quick is not None:
-                # The usual orders, legal exactly as given, settled by look-ups (any other
-                # goes to the full check below, which also says why an order is illegal).
-                loc = order.loc
-                here = loc_province[loc]
-                unit = units.get(here)
-                if (
-                    unit is not None and unit.power == power
-                    and order.unit_type is unit.type and loc == unit.loc
-                ):
-                    if cls is hold:
-                        checked = order
-                    elif cls is move:
-                        if unit.type is ARMY:
-                            if order.dest in army_moves[loc]:  # type: ignore[attr-defined]
+        for raw_power, items in orders.items():
+            power = raw_power if raw_power in power_codes else (
+                m.find_power(raw_power) or raw_power.upper())
+            powers[power] = None
+            for item in items:
+                cls = type(item)
+                if cls is hold or cls is move or cls is support or cls is convoy:
+                    order = item
+                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
+                    entries.append(entry)
+                elif cls is str or isinstance(item, str):
+                    entry = self._read(power, item)
+                    entries.append(entry)
+                    order = entry[2]
+                    if order is None:
+                        continue  # unreadable: invalid already
+                    cls = type(order)
+                    if not isinstance(order, order_type):
+                        entry[4] = _NOT_MOVEMENT
+                        continue
+                else:
+                    order = item
+                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
+                    entries.append(entry)
+                    if not isinstance(order, order_type):
+                        entry[4] = _NOT_MOVEMENT
+                        continue
+                checked = None
+                if quick is not None:
+                    # The usual orders, legal exactly as given, settled by look-ups (any other
+                    # goes to the full check below, which also says why an order is illegal).
+                    loc = order.loc
+                    here = loc_province[loc]
+                    unit = units.get(here)
+                    if (
+                        unit is not None and unit.power == power
+                        and order.unit_type is unit.type and loc == unit.loc
+                    ):
+                        if cls is hold:
+                            checked = order
+                        elif cls is move:
+                            if unit.type is ARMY:
+                                if order.dest in army_moves[loc]:  # type: ignore[attr-defined]
+                                    checked = order
+                            elif (
+                                not order.via_convoy  # type: ignore[attr-defined]
+                                and order.dest in fleet_moves[loc]  # type: ignore[attr-defined]
+                            ):
                                 checked = order
-                        elif (
-                            not order.via_convoy  # type: ignore[attr-defined]
-                            and order.dest in fleet_moves[loc]  # type: ignore[attr-defined]
-                        ):
-                            checked = order
-                    elif cls is support:
-                        named = order.target  # type: ignore[attr-defined]
-                        target = loc_province[named]
-                        into_loc = order.dest  # type: ignore[attr-defined]
-                        into = target if into_loc is None else loc_province[into_loc]
-                        supported = units.get(target)
-                        if (
-                            target != here and into != here and into in reach[unit.type][loc]
-                            and (supported is None or supported.loc == named)
-                            and (into_loc is None or (
-                                (into_loc == into or loc_coast[into_loc] is not None)
-                                # DATC 6.D.31 is for the full check to judge
-                                and (supported is None or supported.type is not ARMY
-                                     or into in army_adjacent[target])))
-                        ):
-                            checked = order
-            if checked is None:
-                try:
-                    checked = check(position, power, order)
-                except Illegal as exc:
-                    entry[4] = str(exc)
+                        elif cls is support:
+                            named = order.target  # type: ignore[attr-defined]
+                            target = loc_province[named]
+                            into_loc = order.dest  # type: ignore[attr-defined]
+                            into = target if into_loc is None else loc_province[into_loc]
+                            supported = units.get(target)
+                            if (
+                                target != here and into != here and into in reach[unit.type][loc]
+                                and (supported is None or supported.loc == named)
+                                and (into_loc is None or (
+                                    (into_loc == into or loc_coast[into_loc] is not None)
+                                    # DATC 6.D.31 is for the full check to judge
+                                    and (supported is None or supported.type is not ARMY
+                                         or into in army_adjacent[target])))
+                            ):
+                                checked = order
+                if checked is None:
+                    try:
+                        checked = check(position, power, order)
+                    except Illegal as exc:
+                        entry[4] = str(exc)
+                        continue
+                entry[3] = checked
+                province = loc_province[checked.loc]
+                if replace:
+                    self._replace(province, entry, checked)
                     continue
-            entry[3] = checked
-            province = loc_province[checked.loc]
-            if replace:
-                self._replace(province, entry, checked)
-                continue
-            earlier = legal.get(province)
-            if earlier is None:
-                legal[province] = checked
-                ordered[province] = entry
-            else:
-                self.more.setdefault(province, []).append(entry)
-                if earlier != checked:
-                    self.clashes.add(province)
+                earlier = legal.get(province)
+                if earlier is None:
+                    legal[province] = checked
+                    ordered[province] = entry
+                else:
+                    self.more.setdefault(province, []).append(entry)
+                    if earlier != checked:
+                        self.clashes.add(province)
 
     def _read(self, power: str, text: str) -> list[Any]:
         """The entry of an order given as text (``given`` None if it cannot be read)."""
@@ -263,8 +269,7 @@ def adjudicate_movement(
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
     reading = MovementReading(position)
-    for raw_power, items in orders.items():
-        reading.add(raw_power, items)
+    reading.add_all(orders)
     if reading.clashes:
         reading.settle_clashes()
     # Units no player commands (a DP variant's neutrals): the variant says where their orders

@@ -466,8 +466,8 @@ class MovementResolver(GuessResolver):
     def _settle_unopposed(self) -> None:
         """Settle, before the search, the decisions the standard rules take without asking any
         other: a support or convoy nobody moves against stands, and an unsupported move over
-        land into an empty place nobody else goes to succeeds. Each is what :meth:`decide` would answer
-        with no guess involved, whatever the order decisions are taken in."""
+        land into an empty place nobody else goes to succeeds. Each is what :meth:`decide`
+        would answer with no guess involved, whatever order the decisions are taken in."""
         t = self.table
         kind, dest, movers_to, move_supports = t.kind, t.dest, t.movers_to, t.move_supports
         resolution, resolved = self.resolution, self.resolved

@@ -50,7 +50,8 @@ def advance(position: Position, rules: Rules) -> Position:
         return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
         after = position.replace(
-            phase=phase_of(phase.year, "W", "A"), centers=MappingProxyType(update_centers(position)),
+            phase=phase_of(phase.year, "W", "A"),
+            centers=MappingProxyType(update_centers(position)),
             contested=frozenset(),
         )
         if adjustments_needed(after, rules):

@@ -7,14 +7,14 @@ beside its result, and writes canonical text only when the results are read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
+from calhamer.map import ARMY, FLEET, Map
 from calhamer.notation import Notation, _canonical_movement_order
-from calhamer.orders import AnyOrder
-from calhamer.map import ARMY, FLEET
+from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
 
@@ -39,16 +39,14 @@ class Intake:
         # Orders read from text already in canonical form: while the order stands as read,
         # its canonical text is the text itself (nothing to write out).
         self.verbatim: list[tuple[OrderResult, AnyOrder]] = []
-        self.variant = position.variant
-        notation = type(self.variant.notation)
-        self._canonical_reader = (
-            _canonical_movement_order
-            if position.phase.kind == "M"
-            and notation.parse_order is Notation.parse_order
-            and notation.format_order is Notation.format_order
-            else None
-        )
-        self.check = self.variant.check_movement_order  # looked up once: it runs per order
+        self.variant = variant = position.variant
+        self._canonical_reader: Callable[[Map, str], Order | None] | None = None
+        if position.phase.kind == "M":
+            notation = type(variant.notation)
+            if (notation.parse_order is Notation.parse_order
+                    and notation.format_order is Notation.format_order):
+                self._canonical_reader = _canonical_movement_order
+        self.check = variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
 

@@ -103,6 +103,10 @@ class MovementReading:
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
         hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
+        # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
+        item: Any
+        order: Any
+        checked: Any
         for raw_power, items in orders.items():
             power = raw_power if raw_power in power_codes else (
                 m.find_power(raw_power) or raw_power.upper())
@@ -145,17 +149,17 @@ class MovementReading:
                             checked = order
                         elif cls is move:
                             if unit.type is ARMY:
-                                if order.dest in army_moves[loc]:  # type: ignore[attr-defined]
+                                if order.dest in army_moves[loc]:
                                     checked = order
                             elif (
-                                not order.via_convoy  # type: ignore[attr-defined]
-                                and order.dest in fleet_moves[loc]  # type: ignore[attr-defined]
+                                not order.via_convoy
+                                and order.dest in fleet_moves[loc]
                             ):
                                 checked = order
                         elif cls is support:
-                            named = order.target  # type: ignore[attr-defined]
+                            named = order.target
                             target = loc_province[named]
-                            into_loc = order.dest  # type: ignore[attr-defined]
+                            into_loc = order.dest
                             into = target if into_loc is None else loc_province[into_loc]
                             supported = units.get(target)
                             if (

@@ -178,8 +178,10 @@ class MovementReading:
                     except Illegal as exc:
                         entry[4] = str(exc)
                         continue
-                entry[3] = checked
-                province = loc_province[checked.loc]
+                    entry[3] = checked
+                    province = loc_province[checked.loc]
+                else:
+                    province = here  # legal as given: the entry holds it already
                 if replace:
                     self._replace(province, entry, checked)
                     continue

@@ -852,3 +852,26 @@ def test_no_build_where_a_unit_is_removed_the_same_winter(home, data, removal_fi
     assert centre in outcome.removed
     assert outcome.results[builder][0].result != SUCCEEDS, outcome.results[builder][0]
     assert centre not in outcome.after.units
+
+
+@SETTINGS
+@given(case=movement_positions(), data=st.data())
+def test_quick_movement_checks_agree_with_the_full_checks(case: Case, data: st.DataObject) -> None:
+    # The movement reading settles the usual orders by per-map look-ups; every order must come
+    # out of it exactly as the full check leaves it (the same value, the same reason, and the
+    # very order given when the check keeps it as it is: its canonical text depends on that).
+    from calhamer.phases.movement import MovementReading
+
+    position = case.position
+    orders = as_dict(data.draw(movement_orders(position), label="orders"))
+    quick = MovementReading(position)
+    assert quick.quick is not None
+    quick.add_all(orders)
+    full = MovementReading(position)
+    full.quick = None  # every order through check_movement_order
+    full.add_all(orders)
+    assert quick.entries == full.entries
+    assert [e[3] is e[2] for e in quick.entries] == [e[3] is e[2] for e in full.entries]
+    assert quick.legal == full.legal
+    assert list(quick.ordered) == list(full.ordered) and quick.clashes == full.clashes
+

@@ -87,30 +87,51 @@ class OrderTable:
 
         province_of = m.loc_province
         loc_coast = m.loc_coast
+        army_adjacent = m.army_adjacent
         kind, dest, src, exact, via = self.kind, self.dest, self.src, self.exact, self.via
+        movers_to = self.movers_to
+        self.adjacent = adjacent = [False] * n
+        self.convoyed = convoyed = [False] * n
+        # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
+        self.by_land: set[int] = set()
         self.movers: list[int] = []
         self.ordered: list[int] = []
         movers, ordered = self.movers, self.ordered
         convoys: list[int] = []
         supports: list[int] = []
+        next_door: list[int] = []  # armies moving next door: by land, unless a convoy is meant
+        move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
             cls = type(order)
-            if cls is Hold:
+            if cls is hold_cls:
                 continue
-            if cls is not Move and cls is not Support and cls is not Convoy:
+            if cls is not move_cls and cls is not support_cls and cls is not convoy_cls:
                 # A variant's own order class: read as the standard type it extends.
                 cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
                 if cls is Hold:
                     continue  # a hold in a variant's own dress
             ordered.append(province)
-            if cls is Move:
+            if cls is move_cls:
                 movers.append(province)
                 kind[province] = MOVE
-                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
-                exact[province] = order.dest  # type: ignore[attr-defined]
+                to = order.dest  # type: ignore[attr-defined]
+                q = dest[province] = province_of[to]
+                exact[province] = to
                 via[province] = order.via_convoy  # type: ignore[attr-defined]
-            elif cls is Support:
+                entries = movers_to[q]
+                if entries:
+                    entries.append(province)
+                else:
+                    movers_to[q] = [province]
+                if unit_type[province] == FLEET:
+                    adjacent[province] = True
+                elif q not in army_adjacent[province]:
+                    convoyed[province] = True
+                else:
+                    adjacent[province] = True
+                    next_door.append(province)
+            elif cls is support_cls:
                 supports.append(province)
                 kind[province] = SUPPORT
                 src[province] = province_of[order.target]  # type: ignore[attr-defined]
@@ -125,46 +146,43 @@ class OrderTable:
                 src[province] = province_of[order.army]  # type: ignore[attr-defined]
                 dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
 
-        for p in movers:
-            _add(self.movers_to, dest[p], p)
+        convoy_fleets = self.convoy_fleets
         for p in convoys:
             a = src[p]
-            if kind[a] == MOVE and dest[a] == dest[p] and self.unit_type[a] != FLEET:
-                _add(self.convoy_fleets, a, p)
-        self.adjacent = [False] * n
-        self.convoyed = [False] * n
-        # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
-        self.by_land: set[int] = set()
-        army_adjacent = m.army_adjacent
-        adjacent, convoyed, convoy_fleets = self.adjacent, self.convoyed, self.convoy_fleets
-        for p in movers:
-            if unit_type[p] == FLEET:
-                adjacent[p] = True
-            elif dest[p] not in army_adjacent[p]:
-                convoyed[p] = True
-            else:
-                adjacent[p] = True
-                if via[p] or convoy_fleets[p]:
-                    convoyed[p] = self._uses_convoy(p)
+            if kind[a] == MOVE and dest[a] == dest[p] and unit_type[a] != FLEET:
+                _add(convoy_fleets, a, p)
+        for p in next_door:
+            if via[p] or convoy_fleets[p]:
+                convoyed[p] = self._uses_convoy(p)
         for p in convoys:
-            if p not in self.convoy_fleets[src[p]]:
+            if p not in convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
-            elif not self.convoyed[src[p]]:
+            elif not convoyed[src[p]]:
                 self._void(p, "the army moves by land, not by this convoy")
+        hold_supports, move_supports = self.hold_supports, self.move_supports
         for p in supports:
             target = src[p]
+            into = dest[p]
             if kind[target] == EMPTY:
                 self._void(p, "there is no unit to support")
-            elif dest[p] == -1 and kind[target] == MOVE:
+            elif into == -1 and kind[target] == MOVE:
                 self._void(p, "the supported unit was ordered to move, not to hold")
-            elif dest[p] != -1 and (kind[target] != MOVE or dest[target] != dest[p]):
+            elif into != -1 and (kind[target] != MOVE or dest[target] != into):
                 self._void(p, "the supported unit was not ordered to make that move")
-            elif self.exact[p] != -1 and self.exact[p] != self.exact[target]:
+            elif exact[p] != -1 and exact[p] != exact[target]:
                 self._void(p, "the supported fleet moves to the other coast")
-            elif dest[p] == -1:
-                _add(self.hold_supports, target, p)
+            elif into == -1:
+                entries = hold_supports[target]
+                if entries:
+                    entries.append(p)
+                else:
+                    hold_supports[target] = [p]
             else:
-                _add(self.move_supports, target, p)
+                entries = move_supports[target]
+                if entries:
+                    entries.append(p)
+                else:
+                    move_supports[target] = [p]
 
     def go_by_land(self, p: int) -> None:
         """Send army ``p`` (ordered next door) by land after all; its convoys stay ordered."""
@@ -254,6 +272,9 @@ def resolve_movement(
     return resolver
 
 
+_STANDARD_STRENGTHS: dict[type, bool] = {}  # by resolver class
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class MovementResolver(GuessResolver):
     """Decides every MOVE, SUPPORT and CONVOY of one movement phase.
@@ -277,6 +298,16 @@ class MovementResolver(GuessResolver):
         self.worlds: dict[frozenset[int], MovementResolver] = worlds if worlds is not None else {}
         if self.rules.paradox is ParadoxRule.ALEXANDER:
             self._prepare_alexander_world(self.worlds)
+        cls = type(self)
+        standard = _STANDARD_STRENGTHS.get(cls)
+        if standard is None:
+            standard = _STANDARD_STRENGTHS[cls] = all(
+                getattr(cls, name) is getattr(MovementResolver, name)
+                for name in ("attack_strength", "hold_strength", "defend_strength",
+                             "prevent_strength", "move_beats", "_support_count")
+            )
+        # Whether decide_move may take the strengths as written out for the standard game.
+        self._standard_strengths = standard
         kind, dest = table.kind, table.dest
         self.opponent = [-1] * len(kind)
         for p in table.movers:
@@ -416,6 +447,8 @@ class MovementResolver(GuessResolver):
     def decide_move(self, p: int) -> bool:
         if p in self.neutral:
             return False
+        if self._standard_strengths:
+            return self._decide_standard_move(p)
         t = self.table
         attack = self.attack_strength(p)
         if attack == 0:
@@ -427,6 +460,82 @@ class MovementResolver(GuessResolver):
             return False
         for r in t.movers_to[q]:
             if r != p and not self.move_beats(attack, self.prevent_strength(r)):
+                return False
+        return True
+
+    def _settle_unopposed(self) -> None:
+        """Settle, before the search, the decisions the standard rules take without asking any
+        other: a support or convoy nobody moves against stands, and an unsupported move over
+        land into an empty place nobody else goes to succeeds. Each is what :meth:`decide`
+        would answer with no guess involved, whatever order the decisions are taken in."""
+        t = self.table
+        kind, dest, movers_to, move_supports = t.kind, t.dest, t.movers_to, t.move_supports
+        resolution, resolved = self.resolution, self.resolved
+        convoyed, neutral = self.convoyed, self.neutral
+        for p in t.ordered:
+            k = kind[p]
+            if k == MOVE:
+                q = dest[p]
+                if (kind[q] != EMPTY or convoyed[p] or p in neutral or len(movers_to[q]) > 1
+                        or move_supports[p]):  # (its supports are asked for when it is)
+                    continue
+            elif k == HOLD or movers_to[p]:
+                continue
+            resolution[p] = True
+            resolved[p] = True
+
+    def _decide_standard_move(self, p: int) -> bool:
+        """:meth:`decide_move` with the standard strengths written out: the strengths are
+        taken, and other decisions asked for, exactly as the methods would (in the same
+        order, so a cycle is met the same way); only the calls are saved."""
+        t = self.table
+        kind, dest, owner, movers_to = t.kind, t.dest, t.owner, t.movers_to
+        move_supports = t.move_supports
+        resolve, resolved, resolution = self.resolve, self.resolved, self.resolution
+        convoyed, opponent = self.convoyed, self.opponent
+        count = self._support_count
+        # attack_strength
+        if convoyed[p] and not self.path(p):
+            return False
+        q = dest[p]
+        opp = opponent[p]
+        kq = kind[q]
+        if kq == EMPTY or (opp == -1 and kq == MOVE and (
+                resolution[q] if resolved[q] else resolve(q))):
+            supporters = move_supports[p]
+            attack = 1 + count(supporters) if supporters else 1
+        elif owner[q] == owner[p]:
+            return False
+        else:
+            supporters = move_supports[p]
+            attack = 1 + count(supporters, owner[q]) if supporters else 1
+        # defend_strength of the unit coming the other way, or hold_strength of the target
+        if opp != -1:
+            supporters = move_supports[opp]
+            if attack <= (1 + count(supporters) if supporters else 1):
+                return False
+        elif kq == MOVE:
+            if attack <= (0 if (resolution[q] if resolved[q] else resolve(q)) else 1):
+                return False
+        elif kq != EMPTY:
+            supporters = t.hold_supports[q]
+            if attack <= (1 + count(supporters) if supporters else 1):
+                return False
+        # prevent_strength of every other unit moving there
+        for r in movers_to[q]:
+            if r == p:
+                continue
+            if convoyed[r] and not self.path(r):
+                continue  # prevents nothing
+            ropp = opponent[r]
+            if ropp != -1 and resolve(ropp):
+                continue
+            if not self.rules.dislodged_unit_bounces_without_head_to_head and any(
+                dest[r] == m and resolve(m) for m in movers_to[r]
+            ):
+                continue
+            supporters = move_supports[r]
+            if attack <= (1 + count(supporters) if supporters else 1):
                 return False
         return True
 
@@ -495,9 +604,13 @@ class MovementResolver(GuessResolver):
 
     def resolve_all(self) -> None:
         kind = self.table.kind
-        resolve = self.resolve
+        resolve, resolved = self.resolve, self.resolved
+        if type(self) is MovementResolver:
+            self._settle_unopposed()
         for p in self.table.ordered:
-            if kind[p] != HOLD:  # supports and convoys found void were demoted to holds
+            # Supports and convoys found void were demoted to holds; decisions already taken
+            # on the way to others need no call.
+            if kind[p] != HOLD and not resolved[p]:
                 resolve(p)
 
 

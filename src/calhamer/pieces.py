@@ -126,6 +126,21 @@ class Phase:
         return self.code
 
 
+_PHASES: dict[tuple[int, str, str], Phase] = {}
+
+
+def phase_of(year: int, season: str, kind: str) -> Phase:
+    """``Phase(year, season, kind)``, made once and then shared: phases are values, and the
+    phases of a game follow one another through the same few."""
+    key = (year, season, kind)
+    found = _PHASES.get(key)
+    if found is None:
+        if len(_PHASES) >= 4096:
+            _PHASES.clear()  # a long-lived program: keep the table small
+        found = _PHASES[key] = Phase(year, season, kind)
+    return found
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 @dataclass(frozen=True, slots=True)
 class Unit:

@@ -123,15 +123,17 @@ class Position:
 
         The copy is filled in directly rather than through ``__init__``: the fields are
         already checked values, and only the mappings given anew are made read-only."""
+        if not changes.keys() <= _FIELDS:
+            unknown = sorted(changes.keys() - _FIELDS)[0]
+            raise TypeError(f"Position has no field {unknown!r}")
         new = object.__new__(Position)
         fields = new.__dict__
         fields.update(self.__dict__)
-        for name, value in changes.items():
-            if name not in _FIELDS:
-                raise TypeError(f"Position has no field {name!r}")
-            if name == "units" or name == "centers":
-                value = _frozen(value)  # type: ignore[arg-type]
-            fields[name] = value
+        fields.update(changes)
+        if "units" in changes:
+            fields["units"] = _frozen(changes["units"])  # type: ignore[arg-type]
+        if "centers" in changes:
+            fields["centers"] = _frozen(changes["centers"])  # type: ignore[arg-type]
         return new
 
     # -- questions ---------------------------------------------------------------------------

@@ -63,10 +63,12 @@ class GuessResolver:
         first = self.decide(node)
 
         if not self._guess_based:
-            # Nothing depended on a guess: the answer is final.
+            # Nothing depended on a guess: the answer is final (settled, written out: this is
+            # how nearly every decision ends).
             self._guess_based = old_guess_based
             self.visited[node] = False
-            self.settle(node, first)
+            self.resolution[node] = first
+            self.resolved[node] = True
             return first
 
         if node in cycle:

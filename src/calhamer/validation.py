@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain
+from calhamer.map import ARMY, FLEET, Location, Map, ProvinceId, Terrain, UnitType
 from calhamer.orders import Convoy, Hold, Move, Order, Support
 
 if TYPE_CHECKING:
@@ -219,3 +219,45 @@ _CHECKS: dict[type, Callable[[Position, Any], Order]] = {
     Support: _check_support,
     Convoy: _check_convoy,
 }
+
+
+class QuickChecks:
+    """Per-map tables that settle the usual movement orders by one look-up each.
+
+    An order found here is legal exactly as given (the checks above would return it
+    unchanged); anything else goes through :func:`check_movement_order`, which says why.
+    """
+
+    __slots__ = ("army_moves", "fleet_moves", "reach")
+
+    def __init__(self, m: Map) -> None:
+        loc_province = m.loc_province
+        # Moves a unit standing at a location makes as written: an army names a province next
+        # to its own (never a coast), a fleet an exact location it reaches in another province.
+        self.army_moves: list[frozenset[Location]] = [
+            frozenset(q for q in m.army_adjacent[loc_province[loc]] if q != loc_province[loc])
+            for loc in range(len(loc_province))
+        ]
+        self.fleet_moves: list[frozenset[Location]] = [
+            frozenset(d for d in m.fleet_adjacent[loc] if loc_province[d] != loc_province[loc])
+            for loc in range(len(loc_province))
+        ]
+        # Provinces a unit could move into (supports): by unit type, then location.
+        self.reach: dict[UnitType, list[frozenset[ProvinceId]]] = {
+            ARMY: [m.army_adjacent[loc_province[loc]] for loc in range(len(loc_province))],
+            FLEET: [frozenset(loc_province[d] for d in m.fleet_adjacent[loc])
+                    for loc in range(len(loc_province))],
+        }
+
+
+_QUICK: dict[Map, QuickChecks] = {}  # maps hash by identity; a program uses a handful
+
+
+def quick_checks(m: Map) -> QuickChecks:
+    """The :class:`QuickChecks` of map ``m`` (built on first use)."""
+    found = _QUICK.get(m)
+    if found is None:
+        if len(_QUICK) >= 64:
+            _QUICK.clear()  # maps made on the fly (tests): keep the table small
+        found = _QUICK[m] = QuickChecks(m)
+    return found

@@ -26,6 +26,7 @@ _BUILD_ORDERS = (Build, Waive)
 
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
     m = position.map
+    loc_province = m.loc_province
     intake = Intake(position, orders)
     for power, items in intake.variant.unit_orders(position, {}, rules).items():
         intake.add(power, items)  # units no player commands (a DP variant's minor powers)
@@ -54,7 +55,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                 except Illegal as exc:
                     intake.illegal(result, str(exc))
                     continue
-                units[m.province_of(new_unit.loc)] = new_unit
+                units[loc_province[new_unit.loc]] = new_unit
                 if order.unit_type is not new_unit.type or order.loc != new_unit.loc:
                     # The build as it stands (a coast or unit type settled); written out
                     # only when something changed, since this runs for every build.
@@ -64,7 +65,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                 result.reason = "build waived"
             built[power] = built.get(power, 0) + 1
         elif isinstance(order, Disband):
-            province = m.province_of(order.loc)
+            province = loc_province[order.loc]
             unit = position.units.get(province)
             if allowance >= 0:
                 intake.illegal(result, f"{power} has no units to remove this winter")
@@ -111,7 +112,7 @@ class _AlreadyBuilt(Illegal):
 
 def _checked_build(position: Position, power: str, order: Build, units, rules: Rules) -> Unit:
     m = position.map
-    province_id = m.province_of(order.loc)
+    province_id = m.loc_province[order.loc]
     province = m.provinces[province_id]
     if not province.is_supply_center or position.centers.get(province_id) != power:
         raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")

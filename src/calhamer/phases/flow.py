@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
-from calhamer.pieces import Phase
+from calhamer.pieces import phase_of
 from calhamer.rules import Rules
 
 if TYPE_CHECKING:
@@ -47,16 +47,17 @@ def advance(position: Position, rules: Rules) -> Position:
         return special  # a variant's own phase (Arpiesse's summer colour exchange)
     phase = position.phase
     if phase.season == "S":
-        return position.replace(phase=Phase(phase.year, "F", "M"), contested=frozenset())
+        return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
         after = position.replace(
-            phase=Phase(phase.year, "W", "A"), centers=MappingProxyType(update_centers(position)),
+            phase=phase_of(phase.year, "W", "A"),
+            centers=MappingProxyType(update_centers(position)),
             contested=frozenset(),
         )
         if adjustments_needed(after, rules):
             return after
-        return after.replace(phase=Phase(phase.year + 1, "S", "M"))
-    return position.replace(phase=Phase(phase.year + 1, "S", "M"))
+        return after.replace(phase=phase_of(phase.year + 1, "S", "M"))
+    return position.replace(phase=phase_of(phase.year + 1, "S", "M"))
 
 
 def adjustments_needed(position: Position, rules: Rules) -> bool:

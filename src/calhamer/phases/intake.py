@@ -7,13 +7,14 @@ beside its result, and writes canonical text only when the results are read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
+from calhamer.map import ARMY, FLEET, Map
 from calhamer.notation import Notation, _canonical_movement_order
-from calhamer.orders import AnyOrder
+from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
 
@@ -38,16 +39,14 @@ class Intake:
         # Orders read from text already in canonical form: while the order stands as read,
         # its canonical text is the text itself (nothing to write out).
         self.verbatim: list[tuple[OrderResult, AnyOrder]] = []
-        self.variant = position.variant
-        notation = type(self.variant.notation)
-        self._canonical_reader = (
-            _canonical_movement_order
-            if position.phase.kind == "M"
-            and notation.parse_order is Notation.parse_order
-            and notation.format_order is Notation.format_order
-            else None
-        )
-        self.check = self.variant.check_movement_order  # looked up once: it runs per order
+        self.variant = variant = position.variant
+        self._canonical_reader: Callable[[Map, str], Order | None] | None = None
+        if position.phase.kind == "M":
+            notation = type(variant.notation)
+            if (notation.parse_order is Notation.parse_order
+                    and notation.format_order is Notation.format_order):
+                self._canonical_reader = _canonical_movement_order
+        self.check = variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)
 
@@ -125,7 +124,27 @@ class Intake:
         return self.variant.notation.format_order(self.position, order)
 
 
+# Plain units by power and location, one table per unit type: units are values, and the
+# units of a game move among the same few places (a fresh one costs several times a look-up).
+_ARMIES: dict[tuple[str, int], Unit] = {}
+_FLEETS: dict[tuple[str, int], Unit] = {}
+
+
 def moved_unit(unit: Unit, loc: int) -> Unit:
-    if type(unit) is _UNIT:
-        return Unit(unit.power, unit.type, loc)
-    return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
+    """``unit`` standing at ``loc`` instead."""
+    if type(unit) is not _UNIT:
+        return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
+    kind = unit.type
+    if kind is ARMY:
+        made = _ARMIES
+    elif kind is FLEET:
+        made = _FLEETS
+    else:
+        return Unit(unit.power, kind, loc)
+    key = (unit.power, loc)
+    found = made.get(key)
+    if found is None:
+        if len(made) >= 8192:
+            made.clear()  # a long-lived program with many maps: keep the table small
+        found = made[key] = Unit(unit.power, kind, loc)
+    return found

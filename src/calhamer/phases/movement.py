@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calhamer.adjudicator import (
     EMPTY,
@@ -12,12 +12,14 @@ from calhamer.adjudicator import (
     OrderTable,
     resolve_movement,
 )
-from calhamer.map import ProvinceId
-from calhamer.orders import AnyOrder, Hold, Order
-from calhamer.pieces import Dislodged, Phase, Unit
+from calhamer.errors import OrderError
+from calhamer.map import ARMY, ProvinceId
+from calhamer.notation import Notation, _canonical_movement_order
+from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
+from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
-from calhamer.validation import Illegal
+from calhamer.validation import Illegal, check_movement_order, quick_checks
 from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
@@ -42,6 +44,229 @@ def checked_movement_order(intake: Intake, result: OrderResult, order: AnyOrder)
     return checked
 
 
+_NOT_MOVEMENT = "only hold, move, support and convoy orders are given now"
+_CLASH = "the unit was given more than one order, so it holds"
+_NOT_PLAYERS = "this unit's order is not given by players"
+
+# Where an order came from, for writing its texts when the results are read.
+_GIVEN_AS_ORDER, _READ_EXACTLY, _READ = 0, 1, 2
+
+
+class MovementReading:
+    """The orders of one movement phase, read and checked in one pass.
+
+    Each order given is kept as an entry, ``[power, text, given, order, reason, source]``:
+    the text as written ("" for an order value), the order given or read (None if unreadable),
+    the order as it stands (checked, when legal), the reason it is invalid (None while it
+    stands), and where it came from. :class:`OrderResult` values are only made from the
+    entries when the results are read (:meth:`results`): a bot that wants the next position
+    never pays for them.
+
+    ``legal`` maps a province to the legal order its unit executes; ``ordered`` the provinces
+    whose unit was given some legal order (the first entry of each; ``more`` any others).
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.variant = variant = position.variant
+        self.map = position.map
+        self.entries: list[list[Any]] = []
+        self.powers: dict[str, None] = {}  # the powers that gave orders, in order (a set)
+        self.legal: dict[int, Order] = {}
+        self.ordered: dict[int, list[Any]] = {}
+        self.more: dict[int, list[list[Any]]] = {}
+        self.clashes: set[int] = set()
+        self.check = variant.check_movement_order  # looked up once: it runs per order
+        # The standard checks settle the usual orders by table look-ups, here.
+        self.quick = quick_checks(self.map) if self.check is check_movement_order else None
+        notation = type(variant.notation)
+        self.canonical_reader = (
+            notation.parse_order is Notation.parse_order
+            and notation.format_order is Notation.format_order
+        )
+
+    def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
+        """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
+        for units no player commands, replacing any given for the same unit."""
+        self.add_all({raw_power: items}, replace)
+
+    def add_all(self, orders: OrdersIn, replace: bool = False) -> None:
+        """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
+        position, m = self.position, self.map
+        power_codes, powers = m._power_codes, self.powers
+        entries, legal, ordered = self.entries, self.legal, self.ordered
+        check, quick = self.check, self.quick
+        loc_province = m.loc_province
+        units = position.units
+        if quick is not None:
+            army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
+            reach = quick.reach
+            army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
+        hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
+        # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
+        item: Any
+        order: Any
+        checked: Any
+        for raw_power, items in orders.items():
+            power = raw_power if raw_power in power_codes else (
+                m.find_power(raw_power) or raw_power.upper())
+            powers[power] = None
+            for item in items:
+                cls = type(item)
+                if cls is hold or cls is move or cls is support or cls is convoy:
+                    order = item
+                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
+                    entries.append(entry)
+                elif cls is str or isinstance(item, str):
+                    entry = self._read(power, item)
+                    entries.append(entry)
+                    order = entry[2]
+                    if order is None:
+                        continue  # unreadable: invalid already
+                    cls = type(order)
+                    if not isinstance(order, order_type):
+                        entry[4] = _NOT_MOVEMENT
+                        continue
+                else:
+                    order = item
+                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
+                    entries.append(entry)
+                    if not isinstance(order, order_type):
+                        entry[4] = _NOT_MOVEMENT
+                        continue
+                checked = None
+                if quick is not None:
+                    # The usual orders, legal exactly as given, settled by look-ups (any other
+                    # goes to the full check below, which also says why an order is illegal).
+                    loc = order.loc
+                    here = loc_province[loc]
+                    unit = units.get(here)
+                    if (
+                        unit is not None and unit.power == power
+                        and order.unit_type is unit.type and loc == unit.loc
+                    ):
+                        if cls is hold:
+                            checked = order
+                        elif cls is move:
+                            if unit.type is ARMY:
+                                if order.dest in army_moves[loc]:
+                                    checked = order
+                            elif (
+                                not order.via_convoy
+                                and order.dest in fleet_moves[loc]
+                            ):
+                                checked = order
+                        elif cls is support:
+                            named = order.target
+                            target = loc_province[named]
+                            into_loc = order.dest
+                            into = target if into_loc is None else loc_province[into_loc]
+                            supported = units.get(target)
+                            if (
+                                target != here and into != here and into in reach[unit.type][loc]
+                                and (supported is None or supported.loc == named)
+                                and (into_loc is None or (
+                                    (into_loc == into or loc_coast[into_loc] is not None)
+                                    # DATC 6.D.31 is for the full check to judge
+                                    and (supported is None or supported.type is not ARMY
+                                         or into in army_adjacent[target])))
+                            ):
+                                checked = order
+                if checked is None:
+                    try:
+                        checked = check(position, power, order)
+                    except Illegal as exc:
+                        entry[4] = str(exc)
+                        continue
+                    entry[3] = checked
+                    province = loc_province[checked.loc]
+                else:
+                    province = here  # legal as given: the entry holds it already
+                if replace:
+                    self._replace(province, entry, checked)
+                    continue
+                earlier = legal.get(province)
+                if earlier is None:
+                    legal[province] = checked
+                    ordered[province] = entry
+                else:
+                    self.more.setdefault(province, []).append(entry)
+                    if earlier != checked:
+                        self.clashes.add(province)
+
+    def _read(self, power: str, text: str) -> list[Any]:
+        """The entry of an order given as text (``given`` None if it cannot be read)."""
+        m = self.map
+        if self.canonical_reader:
+            # Text in calhamer's own form (what bots and the web judge send) is read by exact
+            # look-ups; while the order stands as read, its canonical text is the text itself
+            # (but for "VIA", written out as "VIA CONVOY").
+            exact = _canonical_movement_order(m, text)
+            if exact is not None:
+                source = _READ if text.endswith(" VIA") else _READ_EXACTLY
+                return [power, text, exact, exact, None, source]
+        position = self.position
+        try:
+            parsed = self.variant.notation.parse_order(
+                m, text, phase_kind=position.phase.kind, position=position, power=power)
+        except OrderError as exc:
+            return [power, text, None, None, str(exc), _READ]
+        if parsed.power is not None and parsed.power != power:
+            return [power, text, None, None, f"{power} cannot order for {parsed.power}", _READ]
+        return [power, text, parsed.order, parsed.order, None, _READ]
+
+    def _replace(self, province: int, entry: list[Any], checked: Order) -> None:
+        for prior in self._entries_of(province):
+            if prior[4] is None:
+                prior[4] = _NOT_PLAYERS
+        self.more.pop(province, None)
+        self.legal[province] = checked
+        self.ordered[province] = entry
+
+    def _entries_of(self, province: int) -> list[list[Any]]:
+        first = self.ordered.get(province)
+        if first is None:
+            return []
+        return [first, *self.more.get(province, [])]
+
+    def settle_clashes(self) -> None:
+        """DATC 4.D.3: a unit given different orders holds (and may be supported to hold)."""
+        for province in self.clashes:
+            del self.legal[province]
+            for entry in self._entries_of(province):
+                entry[4] = _CLASH
+        self.clashes = set()
+
+    def results(self, explain: Explainer) -> dict[str, list[OrderResult]]:
+        """Every order's result, worded now: the entries' in the order given, then a hold for
+        each unit given no legal order."""
+        position = self.position
+        write = self.variant.notation.format_order
+        loc_province = self.map.loc_province
+        results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
+        for power, text, given, order, reason, source in self.entries:
+            if reason is None:
+                verdict, reason = explain.result(loc_province[order.loc])
+            else:
+                verdict = INVALID
+            if source == _GIVEN_AS_ORDER:
+                text = write(position, given)
+                canonical = text if order is given else write(position, order)
+            elif source == _READ_EXACTLY and order is given:
+                canonical = text
+            else:
+                canonical = "" if order is None else write(position, order)
+            results[power].append(OrderResult(power, text, canonical, verdict, reason, order))
+        ordered = self.ordered
+        for province, unit in position.units.items():
+            if province not in ordered:
+                verdict, reason = explain.result(province)
+                canonical = write(position, Hold(unit.type, unit.loc))
+                results.setdefault(unit.power, []).append(OrderResult(
+                    unit.power, "", canonical, verdict, f"{reason} (no valid order given)"))
+        return results
+
+
 def adjudicate_movement(
     position: Position,
     orders: OrdersIn,
@@ -49,139 +274,95 @@ def adjudicate_movement(
     *,
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
-    intake = Intake(position, orders)
-    loc_province = position.map.loc_province
-    by_province: dict[int, list[OrderResult]] = {}
-    legal: dict[int, Order] = {}
-    clashes: set[int] = set()
-    check = intake.check
-    order_type = Order
-    for result, order in intake.accepted:
-        # checked_movement_order, written out: this runs for every order of every phase.
-        if not isinstance(order, order_type):
-            intake.illegal(result, "only hold, move, support and convoy orders are given now")
-            continue
-        try:
-            checked = check(position, result.power, order)
-        except Illegal as exc:
-            intake.illegal(result, str(exc))
-            continue
-        result.order = checked
-        province = loc_province[checked.loc]
-        earlier = legal.get(province)
-        if earlier is None:
-            legal[province] = checked
-            by_province[province] = [result]
-        else:
-            by_province[province].append(result)
-            if earlier != checked:
-                clashes.add(province)
-    for province in clashes:
-        # DATC 4.D.3: a unit given different orders holds (and may be supported to hold).
-        del legal[province]
-        for result in by_province[province]:
-            intake.illegal(result, "the unit was given more than one order, so it holds")
-
+    reading = MovementReading(position)
+    reading.add_all(orders)
+    if reading.clashes:
+        reading.settle_clashes()
     # Units no player commands (a DP variant's neutrals): the variant says where their orders
     # come from, and those orders replace any given for the same unit.
-    for power, items in intake.variant.unit_orders(position, legal, rules).items():
-        for result, order in intake.add(power, items):
-            neutral = checked_movement_order(intake, result, order)
-            if neutral is None:
-                continue
-            province = loc_province[neutral.loc]
-            for prior in by_province.get(province, ()):
-                if prior.result != INVALID:
-                    intake.illegal(prior, "this unit's order is not given by players")
-            legal[province] = neutral
-            by_province[province] = [result]
-
+    for power, items in reading.variant.unit_orders(position, reading.legal, rules).items():
+        reading.add(power, items, replace=True)
+    legal = reading.legal
     table = OrderTable(position, legal, rules)
     resolver = resolve_movement(table, resolver_class)
-    return _movement_outcome(position, intake, by_province, table, resolver, legal, rules)
+    return _movement_outcome(position, reading, table, resolver, legal, rules)
 
 
 def _movement_outcome(
     position: Position,
-    intake: Intake,
-    by_province: dict[int, list[OrderResult]],
+    reading: MovementReading,
     table: OrderTable,
     resolver: MovementResolver,
     legal: dict[int, Order],
     rules: Rules,
 ) -> PhaseOutcome:
     m = position.map
-    kind, dest = table.kind, table.dest
+    kind, dest, exact = table.kind, table.dest, table.exact
     success = resolver.resolution
-    moved = {p: dest[p] for p in table.movers if kind[p] == MOVE and success[p]}
-    dislodger = {dest[p]: p for p in moved}
+    moved: dict[int, int] = {}  # province -> the province it moved to
+    dislodger: dict[int, int] = {}  # province -> the province its attacker came from
+    targets: set[int] = set()
+    for p in table.movers:
+        if kind[p] == MOVE:
+            q = dest[p]
+            targets.add(q)
+            if success[p]:
+                moved[p] = q
+                dislodger[q] = p
     dislodged_at = {
         q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
     }
 
     def word_results() -> dict[str, list[OrderResult]]:
-        explain = Explainer(position, table, resolver, dislodged_at)
-        for province, entries in by_province.items():
-            for result in entries:
-                if result.result != INVALID:
-                    result.result, result.reason = explain.result(province)
-        for province, unit in position.units.items():
-            if province not in by_province:
-                verdict, reason = explain.result(province)
-                canonical = intake.write(Hold(unit.type, unit.loc))
-                reason = f"{reason} (no valid order given)"
-                intake.results.setdefault(unit.power, []).append(
-                    OrderResult(unit.power, "", canonical, verdict, reason)
-                )
-        return intake.finish()
+        return reading.results(Explainer(position, table, resolver, dislodged_at))
 
     new_units: dict[ProvinceId, Unit]
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
+    units = position.units
     if dislodged_at or moved:
+        # Rebuilt in the order the units stood in, a moved unit where it stood.
         new_units = {}
-        loc_province, exact = m.loc_province, table.exact
-        for province, unit in position.units.items():
-            if province in dislodged_at:
-                if not intake.variant.may_retreat(position, unit):
-                    destroyed.append(province)  # a unit that cannot retreat is destroyed at once
-                    continue
+        loc_province = m.loc_province
+        for province, unit in units.items():
+            if province in moved:
+                new_loc = exact[province]
+                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+            elif province not in dislodged_at:
+                new_units[province] = unit
+            elif not reading.variant.may_retreat(position, unit):
+                destroyed.append(province)  # a unit that cannot retreat is destroyed at once
+            else:
                 attacker = dislodged_at[province]
                 blocked: int | None = attacker
                 if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
                     blocked = None  # DATC 4.A.5: the army never crossed that border
                 dislodged.append(Dislodged(unit, blocked))
-            elif province in moved:
-                new_loc = exact[province]
-                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
-            else:
-                new_units[province] = unit
     else:
-        new_units = editable(position.units)
-    targets = {dest[p] for p in table.movers if kind[p] == MOVE}
+        new_units = editable(units)
+    # Places left empty by a standoff. The standard rule needs two moves there, so a place
+    # only one unit tried is asked about only under a variant's own rule.
+    standoff = resolver.standoff
+    ask_all = type(resolver).standoff is not MovementResolver.standoff
+    movers_to = table.movers_to
     contested = frozenset(
         q for q in targets
-        if q not in dislodger and q not in new_units and resolver.standoff(q)
-    )
+        if q not in dislodger and q not in new_units
+        and (ask_all or len(movers_to[q]) > 1) and standoff(q)
+    ) if targets else frozenset()
     phase = position.phase
     if dislodged:
-        phase = Phase(phase.year, phase.season, "R")
-    state = intake.variant.state  # the variant fields that outlive the phase (not DP bids)
+        phase = phase_of(phase.year, phase.season, "R")
+    state = reading.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
         phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
         contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
-    nxt = after if after.dislodged else advance(after, rules)
+    nxt = after if dislodged else advance(after, rules)
     resolution = Resolution(resolver, legal)
     after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
-        before=position,
-        results=word_results,
-        after=after,
-        next=nxt,
-        dislodged=tuple(dislodged),
-        moved={p: table.exact[p] for p in moved},
-        removed=destroyed,
-        resolution=resolution,
+        position, word_results, after, nxt, tuple(dislodged),
+        {p: exact[p] for p in moved}, destroyed, resolution,
     )

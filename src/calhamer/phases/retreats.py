@@ -43,14 +43,15 @@ _RETREAT_ORDERS = (Retreat, Disband)
 
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
     m = position.map
+    loc_province = m.loc_province
     intake = Intake(position, orders)
-    by_unit = {m.province_of(d.unit.loc): d for d in position.dislodged}
+    by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
     chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
     for result, order in intake.accepted:
         if not isinstance(order, _RETREAT_ORDERS):
             intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
             continue
-        province = m.province_of(order.loc)
+        province = loc_province[order.loc]
         entry = by_unit.get(province)
         if entry is None or entry.unit.power != result.power:
             why = intake.variant.visibility.no_unit_message(
@@ -71,7 +72,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     targets: dict[int, list[int]] = {}
     for province, (result, order) in chosen.items():
         if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
-            targets.setdefault(m.province_of(order.dest), []).append(province)
+            targets.setdefault(loc_province[order.dest], []).append(province)
     units = editable(position.units)
     removed: list[int] = []
     for province, entry in by_unit.items():
@@ -91,14 +92,14 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
         if result.result == FAILS:  # a retreat to a place it may not go (the variant allows it)
             removed.append(province)
             continue
-        rivals = targets[m.province_of(order.dest)]
+        rivals = targets[loc_province[order.dest]]
         if len(rivals) > 1:
             # Several retreats to one place: all fail, unless the variant picks a winner.
             name = intake.variant.notation.format_unit
             others = [name(m, by_unit[r].unit) for r in rivals if r != province]
             winner = intake.variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
             if winner is not None and rivals[winner] == province:
-                units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
+                units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
                 result.result = SUCCEEDS
                 result.reason = f"retreats; prevails over {', '.join(others)}"
                 continue
@@ -110,7 +111,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             else:
                 result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
         else:
-            units[m.province_of(order.dest)] = moved_unit(entry.unit, order.dest)
+            units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
             result.result, result.reason = SUCCEEDS, "retreats"
     after = position.replace(units=MappingProxyType(units), dislodged=(), contested=frozenset())
     after, nxt = carry_forward(position, None, after, advance(after, rules))

@@ -44,9 +44,11 @@ from calhamer.variants.dp import (
 
 
 def bid_sets(session: Session, phase: PhaseRow) -> dict[str, BidSet]:
-    """Each power's bids for a phase, by power (secret: the gamemaster's, and the bidder's)."""
+    """Each power's bids for a phase, by power (secret: the gamemaster's, and the bidder's),
+    in the order of the powers' names whoever bid last."""
     rows = session.scalars(
         select(BidSet).where(BidSet.game_id == phase.game_id, BidSet.phase == phase.code)
+        .order_by(BidSet.power)
     )
     return {b.power: b for b in rows}
 

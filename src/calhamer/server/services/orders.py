@@ -61,8 +61,10 @@ def read_box(game: GameRow, phase: PhaseRow, power: str, text: str) -> ReadMessa
 
 
 def order_sets(session: Session, phase: PhaseRow) -> dict[str, OrderSet]:
-    """Each power's orders for a phase (bids are in a table of their own, ``bids``)."""
-    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id))
+    """Each power's orders for a phase (bids are in a table of their own, ``bids``), in the
+    order of the powers' names: what lists them must not depend on who wrote last."""
+    rows = session.scalars(select(OrderSet).where(OrderSet.phase_id == phase.id)
+                           .order_by(OrderSet.power))
     return {o.power: o for o in rows}
 
 

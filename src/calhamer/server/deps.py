@@ -16,11 +16,11 @@ from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
-from calhamer.server.models import User
+from calhamer.server.models import GameRow, User
 from calhamer.server.security import (
     COOKIE,
     Passwords,
@@ -31,6 +31,7 @@ from calhamer.server.security import (
     same_token,
 )
 from calhamer.server.services.common import NotFound
+from calhamer.server.services.games import lock_game
 from calhamer.server.views import Viewer, caller_in_game, viewer_for
 
 SET_COOKIE_KEY = "calhamer.set_cookie"  # scope key read by the cookie middleware (app.py)
@@ -173,15 +174,28 @@ class PendingViewer:
     user_id: int
     epoch: int
 
-    def resolve(self, session: Session) -> Viewer:
+    def resolve(self, session: Session, *, lock: bool | None = None) -> Viewer:
         """The caller's standing in the game (AuthError: the token's user is gone or logged
-        out; NotFound: no such game, or not theirs), as ``api_viewer`` answers."""
-        user, viewer = caller_in_game(session, self.game_id, self.user_id)
+        out; NotFound: no such game, or not theirs), as ``api_viewer`` answers. With ``lock``
+        the game's row is read locked (``games.lock_game``: shared, or exclusive when True),
+        as a save would lock it next."""
+        user, standing = caller_in_game(session, self.game_id, self.user_id)
         if user is None or user.session_epoch != self.epoch:
             raise AuthError(SESSION_ENDED)
-        if viewer is None:
+        if standing is None:
             raise NotFound()
-        return viewer
+        if lock is None:
+            game = session.scalars(_GAME, {"game_id": self.game_id}).first()
+        else:
+            game = lock_game(session, self.game_id, exclusive=lock, seats=False)
+        if game is None:  # deleted meanwhile
+            raise NotFound()
+        return Viewer(user, game, standing.is_gm, standing.power)
+
+
+# The game's row, its seats read when first used (as ``viewer_for`` reads it).
+_GAME = select(GameRow).where(GameRow.id == bindparam("game_id")).options(
+    lazyload(GameRow.seats))
 
 
 PENDING_KEY = "calhamer.pending_viewer"  # scope key: the 422 handler settles it first (app.py)

@@ -86,10 +86,12 @@ async def api_save(body: OrdersIn, pending: ApiPendingViewer, request: Request) 
 def _save_in_thread(db: Database, settings: Settings, worker: Worker | None,
                     pending: PendingViewer, body: OrdersIn) -> bytes:
     with db.session(write=True) as session:
-        viewer = pending.resolve(session)
+        # the game's row is read with the lock the save takes (a ready mark's: exclusive)
+        viewer = pending.resolve(session, lock=body.ready is not None)
         _too_many(body.orders, settings.max_order_lines)
         saved = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
-                                   lines=body.orders, ready=body.ready, now=settings.clock())
+                                   lines=body.orders, ready=body.ready, now=settings.clock(),
+                                   locked=True)
         session.commit()
     if worker is not None and viewer.game.process_requested:
         worker.wakeup.set()

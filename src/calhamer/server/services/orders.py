@@ -140,6 +140,7 @@ def save_orders(
     lines: list[str],
     ready: bool | None,
     now: datetime,
+    locked: bool = False,
 ) -> Saved:
     """Replace the viewer's orders for the current phase; return each line's check.
 
@@ -147,9 +148,13 @@ def save_orders(
     is adjudicated), so nothing the player typed is lost. The row is written in one
     statement (an upsert), so two saves of the same power at once (two browsers) both land,
     the later one last, where a read-then-insert could have had one refused.
+
+    ``locked``: the caller has read ``viewer.game`` with the lock this takes (shared, or
+    exclusive with a ready mark), in this transaction.
     """
     # A ready mark takes the exclusive lock: see the module's docstring.
-    game = lock_game(session, viewer.game.id, exclusive=ready is not None, seats=False)
+    game = (viewer.game if locked else
+            lock_game(session, viewer.game.id, exclusive=ready is not None, seats=False))
     power, phase = _seat_and_phase(session, game, viewer)
     ensure_current(game, phase, phase_code)
     given = split_lines(lines)

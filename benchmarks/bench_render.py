@@ -1,7 +1,9 @@
 """How fast calhamer draws a full standard position, as SVG and as PNG.
 
-Three pictures are timed: the 1901 start, a crowded mid-game phase with every unit ordered
-(its adjudicated outcome: arrows, failures, a dislodged unit), and the PNG of that outcome.
+Four pictures are timed: the 1901 start, a crowded mid-game phase with every unit ordered
+(its adjudicated outcome: arrows, failures, a dislodged unit), the seven players' views of a
+Kriegsplomacy phase (what the web judge's worker draws after adjudicating one), and the PNG of
+the mid-game outcome.
 The geometry is loaded once (it is cached per map), as in a running judge; the first,
 uncached call is reported on its own. Times are the process's CPU time, so that other work on
 a shared machine does not blur them.
@@ -18,6 +20,8 @@ from collections.abc import Callable
 
 from calhamer import Position, adjudicate
 from calhamer.formats import position_from_json
+from calhamer.game import Game, PhaseRecord
+from calhamer.views import power_view
 
 MID_GAME = {
     "phase": "F1903M",
@@ -73,11 +77,23 @@ def main() -> None:
     position, _orders, _rules = position_from_json(MID_GAME)
     outcome = adjudicate(position, ORDERS)
 
+    fog = Game.new("kriegsplomacy")
+    board = fog.current
+    holds = {p: [f"{'A' if u.type.name == 'ARMY' else 'F'} {board.map.loc_name(u.loc)} H"
+                 for u in board.units.values() if u.power == p] for p in board.powers()}
+    record = fog.history[-1]
+    fog_outcome = Game(fog.variant, fog.rules,
+                       [PhaseRecord(record.phase, record.document, holds)]).process()
+    views = [power_view(fog_outcome, p) for p in board.map.power_codes]
+
     rows = [
         ("first SVG (imports, geometry loaded)", (first, first), len(svg)),
         ("SVG, 1901 start", timed(lambda: render_svg(start), args.repeat), len(svg)),
         ("SVG, F1903M with 37 orders", timed(lambda: render_svg(outcome=outcome), args.repeat),
          len(render_svg(outcome=outcome))),
+        ("SVG, 7 Kriegsplomacy views (S1901M)",
+         timed(lambda: [render_svg(view=v) for v in views], args.repeat),
+         sum(len(render_svg(view=v)) for v in views)),
     ]
     try:
         png = render_png(outcome=outcome)

@@ -7,7 +7,8 @@ phases:
 1. every player submits orders (``PUT /api/games/{id}/orders``) from CONCURRENCY client
    threads, timing each answer (an answer means the orders are committed);
 2. the gamemasters ask for adjudication and WORKERS worker threads adjudicate every due
-   phase, timed from the first claim to the last commit.
+   phase, each timed from its claim to its commit (where the variant hides information the
+   players' pictures are drawn and stored after that commit, timed apart).
 
 It reports order-submission latency (p50, p99, max), each phase's adjudication time (p50,
 max; a phase's transaction from claim to commit, stored views included) and phases
@@ -188,10 +189,13 @@ def submit_all(base: str, games: list[dict[str, Any]], concurrency: int) -> list
 
 
 def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
-                   workers: int) -> tuple[list[float], float]:
+                   workers: int) -> tuple[list[float], list[float], float]:
     """Ask for every game's adjudication and let ``workers`` threads process them: each
-    phase's time (claim to commit), and the wall time of them all."""
+    phase's time from claim to commit, each phase's time drawing and storing its players'
+    pictures after that commit (where the variant hides information), and the wall time of
+    them all."""
     from calhamer.server.config import Settings
+    from calhamer.server.services import results
     from calhamer.server.worker import process_one
 
     with httpx.Client(base_url=base, timeout=60) as client:
@@ -204,10 +208,21 @@ def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
     settings = Settings(database_url=database_url)
     db = settings.open_database()
     times: list[float] = []
+    picture_times: list[float] = []
     lock = threading.Lock()
+    drawing = threading.local()
+    store_pictures = results.store_pictures
+
+    def timed_pictures(*args: Any, **kwargs: Any) -> None:
+        started = time.perf_counter()
+        try:
+            store_pictures(*args, **kwargs)
+        finally:
+            drawing.seconds = time.perf_counter() - started
 
     def drain(n: int) -> None:
         while True:
+            drawing.seconds = 0.0
             started = time.perf_counter()
             got = process_one(db, settings, name=f"load-worker-{n}")
             elapsed = time.perf_counter() - started
@@ -216,17 +231,25 @@ def adjudicate_all(base: str, database_url: str, games: list[dict[str, Any]],
             if got.endswith("failed"):
                 raise SystemExit(f"adjudication failed: {got}")
             with lock:
-                times.append(elapsed)
+                # the pictures' transaction begins after the phase's commit: the rest of
+                # the time is the phase's, from claim to commit
+                times.append(elapsed - drawing.seconds)
+                if drawing.seconds:
+                    picture_times.append(drawing.seconds)
 
-    started = time.perf_counter()
-    threads = [threading.Thread(target=drain, args=(n,)) for n in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
+    results.store_pictures = timed_pictures  # type: ignore[assignment]
+    try:
+        started = time.perf_counter()
+        threads = [threading.Thread(target=drain, args=(n,)) for n in range(workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - started
+    finally:
+        results.store_pictures = store_pictures  # type: ignore[assignment]
     db.dispose()
-    return times, elapsed
+    return times, picture_times, elapsed
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -243,11 +266,13 @@ def run(label: str, database_url: str, args: argparse.Namespace) -> None:
         games = setup_games(client, args.games, args.variant)
         latencies: list[float] = []
         phase_times: list[float] = []
+        picture_times: list[float] = []
         adjudication_time = 0.0
         for _ in range(args.phases):
             latencies += submit_all(base, games, args.concurrency)
-            times, seconds = adjudicate_all(base, database_url, games, args.workers)
+            times, drawn, seconds = adjudicate_all(base, database_url, games, args.workers)
             phase_times += times
+            picture_times += drawn
             adjudication_time += seconds
     ms = [x * 1000 for x in latencies]
     print(f"{label}: {args.games} {args.variant} games x 7 players, {args.phases} phases, "
@@ -260,8 +285,12 @@ def run(label: str, database_url: str, args: argparse.Namespace) -> None:
     rate = adjudicated / adjudication_time if adjudication_time else 0.0
     each = [x * 1000 for x in phase_times]
     print(f"  phases adjudicated: {adjudicated} in {adjudication_time:.2f} s, "
-          f"{rate:.1f} phases/s; each phase p50 {percentile(each, 0.5):.1f} ms, "
-          f"max {max(each):.1f} ms")
+          f"{rate:.1f} phases/s; each phase from claim to commit p50 "
+          f"{percentile(each, 0.5):.1f} ms, max {max(each):.1f} ms")
+    if picture_times:
+        drawn = [x * 1000 for x in picture_times]
+        print(f"  players' pictures, drawn and stored after each commit: p50 "
+              f"{percentile(drawn, 0.5):.1f} ms, max {max(drawn):.1f} ms a phase")
 
 
 def run_rate(label: str, database_url: str, args: argparse.Namespace) -> None:

@@ -210,3 +210,39 @@ def test_no_route_answers_500_to_junk(game):
         other = "PATCH"
         r = judge.client.request(other, url, headers=france.headers)
         assert r.status_code == 405
+
+
+def test_a_body_it_cannot_read_tells_a_stranger_nothing(game):
+    """Saving orders settles who is asking before the body is read, in one trip to a thread:
+    with a body that is not valid, as with a valid one, a stranger and a game that does not
+    exist get the same 404, a missing or logged-out token 401, and only the player a 422."""
+    judge, _gm, france, germany, gid = game
+    url = f"/api/games/{gid}/orders"
+    bad = {"phase": "S1901M", "orders": "A Par - Bur"}
+    good = {"phase": "S1901M", "orders": ["A Par - Bur"]}
+    stranger = judge.user("stranger")
+    answers = {}
+    for name, body in (("bad", bad), ("good", good)):
+        for who, target, headers in (("stranger", url, stranger.headers),
+                                     ("no game", "/api/games/nosuchgame0/orders",
+                                      france.headers),
+                                     ("malformed id", "/api/games/no%20such/orders",
+                                      france.headers),
+                                     ("no token", url, {})):
+            r = judge.client.put(target, json=body, headers=headers)
+            answers[name, who] = (r.status_code, r.json())
+    for who in ("stranger", "no game", "malformed id"):
+        assert answers["bad", who] == answers["good", who] == answers["good", "stranger"]
+        assert answers["bad", who][0] == 404
+    assert answers["bad", "no token"] == answers["good", "no token"]
+    assert answers["bad", "no token"][0] == 401
+    r = judge.client.put(url, json=bad, headers=france.headers)
+    assert r.status_code == 422 and "list" in r.json()["detail"]
+    # Germany logs out everywhere: its token is refused before its body is read
+    assert judge.client.delete("/api/sessions", headers=germany.headers).status_code == 204
+    for body in (bad, good):
+        r = judge.client.put(url, json=body, headers=germany.headers)
+        assert r.status_code == 401 and "session has ended" in r.json()["detail"], r.text
+    # a token that is not ours at all
+    r = judge.client.put(url, json=bad, headers={"Authorization": "Bearer forged"})
+    assert r.status_code == 401 and "not valid" in r.json()["detail"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 import calhamer.game
 import calhamer.phases
@@ -15,7 +16,7 @@ from calhamer.formats import view_to_json
 from calhamer.game import game_view
 from calhamer.render import render_svg
 from calhamer.report import phase_report
-from calhamer.server.models import GameRow
+from calhamer.server.models import GameRow, PowerViewRow
 from calhamer.server.services.games import find_phase
 from calhamer.server.services.results import library_game
 from conftest import Judge
@@ -88,3 +89,71 @@ def test_a_kriegsplomacy_players_results_are_read_not_adjudicated(judge: Judge,
     monkeypatch.undo()
     gm_result = judge.client.get(f"/api/games/{gid}/phases/S1901M", headers=gm.headers).json()
     assert "As the players are told it" in gm_result["report"]
+
+
+def test_pictures_drawn_after_the_commit_are_each_players_own(judge: Judge,
+                                                               monkeypatch: pytest.MonkeyPatch):
+    """The worker stores the players' views when it adjudicates a phase and draws their
+    pictures after committing it. A picture asked for before they are stored (or after a
+    worker stopped in between) is drawn from the phase's record: that player's own picture,
+    byte for byte the one stored afterwards, never another player's."""
+    import calhamer.server.worker
+
+    gm = judge.user("gm")
+    game = judge.new_game(gm, variant="kriegsplomacy")
+    gid = game["id"]
+    players = {p: judge.join(p) for p in ("FRANCE", "GERMANY", "ITALY")}
+    for power, lines in BUILDS.items():
+        assert judge.orders(players[power], lines, phase="W1900A").status_code == 200
+    assert judge.process_now(gm) == [f"{gid} W1900A"]
+    for power, lines in SPRING.items():
+        assert judge.orders(players[power], lines).status_code == 200
+
+    # This worker stops after committing the phase, before storing its pictures.
+    left: dict[str, Any] = {}
+
+    def stopped(_session: Any, game_id: str, code: str, views: dict[str, Any]) -> None:
+        left.update(game_id=game_id, code=code, views=views)
+
+    monkeypatch.setattr(calhamer.server.worker.results, "store_pictures", stopped)
+    assert judge.process_now(gm) == [f"{gid} S1901M"]
+    monkeypatch.undo()
+    assert left["code"] == "S1901M"
+    assert set(left["views"]) == {seat["power"] for seat in game["seats"]}
+    with judge.database.session() as session:
+        row = session.get(GameRow, gid)
+        assert row is not None
+        phase = find_phase(session, row, "S1901M")
+        views = dict(session.execute(
+            select(PowerViewRow.power, PowerViewRow.view)
+            .where(PowerViewRow.game_id == gid, PowerViewRow.phase == "S1901M")).all())
+        assert len(views) == 7 and not any("picture" in v for v in views.values())
+        truth = {p: render_svg(view=game_view(library_game(session, row, phase), p, "S1901M"))
+                 for p in players}
+
+    def pictures() -> dict[str, tuple[bytes, bytes]]:
+        """Each player's picture, asked for twice."""
+        url = f"/api/games/{gid}/phases/S1901M/picture"
+        return {p: (judge.client.get(url, headers=player.headers).content,
+                    judge.client.get(url, headers=player.headers).content)
+                for p, player in players.items()}
+
+    drawn = pictures()
+    for power, (first, again) in drawn.items():
+        assert first == again == truth[power].encode(), power
+    assert len({first for first, _ in drawn.values()}) == len(players)  # each their own
+    # France's army in Paris is in France's picture, not in Italy's (fog of war)
+    assert b'id="unit-PAR"' in drawn["FRANCE"][0]
+    assert b'id="unit-PAR"' not in drawn["ITALY"][0]
+
+    # The pictures stored afterwards are the ones drawn meanwhile.
+    with judge.database.transaction() as session:
+        calhamer.server.services.results.store_pictures(session, gid, "S1901M", left["views"])
+    with judge.database.session() as session:
+        views = dict(session.execute(
+            select(PowerViewRow.power, PowerViewRow.view)
+            .where(PowerViewRow.game_id == gid, PowerViewRow.phase == "S1901M")).all())
+    for power in players:
+        assert views[power]["picture"] == truth[power]
+    monkeypatch.setattr(calhamer.server.services.results, "library_game", _no_adjudication)
+    assert pictures() == drawn

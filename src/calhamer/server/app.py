@@ -15,21 +15,25 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic.json_schema import models_json_schema
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
 from calhamer.server.deps import (
+    PENDING_KEY,
     SET_COOKIE_KEY,
     AuthError,
     CsrfError,
+    PendingViewer,
     api_user,
     api_viewer,
     optional_api_user,
+    pending_api_viewer,
 )
 from calhamer.server.pages import render_error
-from calhamer.server.routes import ROUTERS
+from calhamer.server.routes import ROUTERS, TAGS
 from calhamer.server.schemas import ErrorOut, ProblemOut, ValidationErrorOut
 from calhamer.server.security import COOKIE, Passwords, Signer
 from calhamer.server.services.common import Conflict, Invalid, NotFound
@@ -68,6 +72,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         summary="A Diplomacy judge: games played in the browser and by bots over JSON.",
         version=_version(),
         lifespan=lifespan,
+        openapi_tags=[{"name": tag} for tag in TAGS],
     )
     app.state.settings = settings
     app.state.db = db
@@ -165,6 +170,16 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        pending = request.scope.get(PENDING_KEY)
+        if isinstance(pending, PendingViewer):
+            # The route would have settled who is asking before reading the body: a stranger
+            # gets the 401 or 404 that ApiViewer gives, not a word about the body.
+            try:
+                await run_in_threadpool(_settle, request.app.state.db, pending)
+            except AuthError as refused:
+                return await auth_error(request, refused)
+            except NotFound:
+                return _error(request, 404, NOT_FOUND)
         problems = []
         for error in exc.errors():
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
@@ -174,6 +189,11 @@ def _error_handlers(app: FastAPI) -> None:
             body = ValidationErrorOut(detail=summary, errors=problems)
             return JSONResponse(body.model_dump(), status_code=422)
         return render_error(request, 400, summary, context=_page_error_context(request, 400))
+
+
+def _settle(db: Database, pending: PendingViewer) -> None:
+    with db.session() as session:
+        pending.resolve(session)
 
 
 # -- the OpenAPI schema: each route's error answers ------------------------------------------------
@@ -227,11 +247,11 @@ def error_answers(route: APIRoute) -> dict[int, str]:
     answers = dict(_EVERY_ROUTE)
     for method in route.methods or ():
         key = (method, route.path)
-        if api_user in calls:
+        if api_user in calls or pending_api_viewer in calls:
             answers[401] = "No token, or one that is expired, forged or logged out."
         elif optional_api_user in calls:
             answers[401] = "A token that is expired, forged or logged out (send none instead)."
-        if api_viewer in calls:
+        if api_viewer in calls or pending_api_viewer in calls:
             answers[404] = _HIDDEN
         elif key in _NOT_FOUND:
             answers[404] = _NOT_FOUND[key]

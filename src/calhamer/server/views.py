@@ -80,6 +80,49 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     return Viewer(user, game, is_gm, power)
 
 
+# The token's user, and whether the game exists, who runs it and the user's seat in it, in one
+# query (``PendingViewer``): the user is always found when it exists, the rest only when the
+# game does. The game's row itself is read by the caller, locked (``games.lock_game``).
+_CALLER = (
+    select(User, GameRow.id, GameRow.gm_id, Seat.power)
+    .select_from(User)
+    .outerjoin(GameRow, GameRow.id == bindparam("game_id"))
+    .outerjoin(Seat, and_(Seat.game_id == GameRow.id, Seat.user_id == User.id))
+    .where(User.id == bindparam("user_id"))
+    .order_by(Seat.id)
+    .limit(1)
+)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A user's standing in a game, before its row is read: whether they run it, and the power
+    they play (None: none)."""
+
+    user: User
+    is_gm: bool
+    power: str | None
+
+
+def caller_in_game(session: Session, game_id: str,
+                   user_id: int) -> tuple[User | None, Standing | None]:
+    """The user ``user_id`` (None when there is none) and their standing in the game (None
+    when it is unknown or not theirs), read together: what ``viewer_for`` decides, in one
+    query, without the game's row."""
+    if not GAME_ID.fullmatch(game_id):
+        return session.get(User, user_id), None
+    row = session.execute(_CALLER, {"game_id": game_id, "user_id": user_id}).first()
+    if row is None:
+        return None, None
+    user, found, gm_id, power = row
+    if found is None:
+        return user, None
+    is_gm = gm_id == user.id
+    if not is_gm and power is None:
+        return user, None
+    return user, Standing(user, is_gm, power)
+
+
 def sees_everything(viewer: Viewer) -> bool:
     """Whether the viewer may see the whole board: the gamemaster who sees all, a player (a
     seated gamemaster too) unless the variant hides information (then their own view only)."""

@@ -23,9 +23,10 @@ from datetime import timedelta
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
-from calhamer.server.services import adjudication
+from calhamer.server.services import adjudication, results
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.orders import request_if_all_ready
+from calhamer.views import PowerView
 
 logger = logging.getLogger("calhamer.worker")
 
@@ -55,9 +56,14 @@ def sweep_ready(db: Database) -> list[str]:
 
 
 def process_one(db: Database, settings: Settings, name: str | None = None) -> str | None:
-    """Adjudicate one due phase; return ``"<game> <phase>"``, or None when nothing is due."""
+    """Adjudicate one due phase; return ``"<game> <phase>"``, or None when nothing is due.
+
+    Where the variant hides information, the players' pictures of the phase are drawn after
+    the phase is committed, in a transaction of their own (``results.store_pictures``): the
+    game's row is locked, and saves of orders wait, only while the phase is adjudicated."""
     name = name or worker_name()
     now = settings.clock()
+    pictures: dict[str, PowerView] = {}
     with db.transaction() as session:
         game = session.scalars(adjudication.due_games(now)).first()
         if game is None:
@@ -67,13 +73,20 @@ def process_one(db: Database, settings: Settings, name: str | None = None) -> st
             with session.begin_nested():
                 phase = adjudication.process_due_phase(
                     session, game, now=now, worker=name,
-                    pause=settings.worker_pause_in_transaction)
+                    pause=settings.worker_pause_in_transaction, pictures=pictures)
         except Exception as exc:  # a bug in adjudication: park the game and say why
             logger.exception("adjudicating game %s failed", game_id)
             game.retry_at = now + timedelta(seconds=settings.worker_retry_seconds)
             game.last_error = f"{type(exc).__name__}: {exc}"[:2000]
             return f"{game_id} failed"
-        return f"{game_id} {phase.code}"
+        code = phase.code
+    if pictures:
+        try:
+            with db.transaction() as session:
+                results.store_pictures(session, game_id, code, pictures)
+        except Exception:  # the pictures are drawn on request instead (stored_picture)
+            logger.exception("storing the pictures of game %s %s failed", game_id, code)
+    return f"{game_id} {code}"
 
 
 def process_due(db: Database, settings: Settings, name: str | None = None,

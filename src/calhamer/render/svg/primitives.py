@@ -21,6 +21,8 @@ from calhamer.render.geometry import Point
 __all__ = [
     "ARMY_ICON",
     "FLEET_ICON",
+    "HOLE",
+    "Template",
     "add",
     "along",
     "arrow",
@@ -31,6 +33,7 @@ __all__ = [
     "num",
     "offset",
     "plus",
+    "raw",
     "ring",
     "serialise",
 ]
@@ -66,6 +69,54 @@ def add(parent: Element, tag: str, attrib: dict[str, str] | None = None,
     if text is not None:
         element.text = text
     return element
+
+
+# The tag of a pre-written piece of the document (:func:`raw`): not a name XML allows, so never
+# one of ours.
+RAW = "!raw"
+
+
+def raw(parent: Element, xml: str) -> None:
+    """Add ``xml``, text this module wrote (:meth:`Template.fill`), to be written as it is."""
+    SubElement(parent, RAW).text = xml
+
+
+# A hole of a :class:`Template`: NUL, which an XML document cannot hold.
+HOLE = "\x00"
+
+
+class Template:
+    """Elements written once with holes (:data:`HOLE` as an attribute value or as text),
+    then written again and again with the holes filled in (:meth:`fill`), as :func:`raw`.
+
+    A board's provinces and labels are nearly all the same from one picture to the next (an
+    outline, a position, a name); only a colour or a title changes. Writing them from a
+    template instead of building and writing their elements makes a picture about twice as
+    quick. The values are escaped exactly as :func:`serialise` would have escaped them had
+    the element been built with them (escaping changes nothing of a value with nothing to
+    escape), so the document is the same, byte for byte.
+    """
+
+    __slots__ = ("_format", "_in_attribute", "_pieces")
+
+    def __init__(self, *elements: Element) -> None:
+        pieces = "".join(serialise(element) for element in elements).split(HOLE)
+        self._pieces = pieces
+        # a hole right after '="' is an attribute value; any other is text
+        self._in_attribute = tuple(piece.endswith('="') for piece in pieces[:-1])
+        self._format = "{}".join(p.replace("{", "{{").replace("}", "}}") for p in pieces)
+
+    @property
+    def holes(self) -> int:
+        return len(self._in_attribute)
+
+    def fill(self, *values: str) -> str:
+        """The elements' text with ``values`` in their holes, in order."""
+        if _needs_refs("".join(values)):
+            sub = _ATTR_SPECIAL.sub
+            values = tuple(sub(_attr_ref, v) if attribute else _text(v)
+                           for v, attribute in zip(values, self._in_attribute, strict=True))
+        return self._format.format(*values)
 
 
 # What must be written as a reference: in attribute values (always quoted with ") and in text.
@@ -117,10 +168,13 @@ def _write_plain(parent: Element, write: Callable[[str], object],
     checked. A picture is mostly leaves: they are written here, without a call of their own,
     and their attributes joined without a Python loop (``k="v`` pieces joined by ``" ``)."""
     for element in parent:
+        tag = element.tag
+        if tag == RAW:  # written by this module: escaped already, never with a tail
+            write(element.text or "")
+            continue
         attrib = element.attrib
         values(attrib.values())
         attrs = '" '.join(map('="'.join, attrib.items()))
-        tag = element.tag
         text = element.text
         if len(element):
             write(f'<{tag} {attrs}">' if attrs else f"<{tag}>")
@@ -143,6 +197,9 @@ def _write_plain(parent: Element, write: Callable[[str], object],
 def _write_escaped(element: Element, write: Callable[[str], object]) -> None:
     """Write ``element`` with every attribute value and text escaped."""
     tag = element.tag
+    if tag == RAW:
+        write(element.text or "")
+        return
     sub = _ATTR_SPECIAL.sub
     attrs = "".join([f' {k}="{sub(_attr_ref, v)}"' for k, v in element.attrib.items()])
     text = element.text

@@ -19,7 +19,16 @@ from calhamer.map import Map, Province, Terrain, UnitType
 from calhamer.position import Position, Unit
 from calhamer.render.geometry import Geometry, Point
 from calhamer.render.svg.palette import Palette, is_light, mix
-from calhamer.render.svg.primitives import ARMY_ICON, FLEET_ICON, add, line, num
+from calhamer.render.svg.primitives import (
+    ARMY_ICON,
+    FLEET_ICON,
+    HOLE,
+    Template,
+    add,
+    line,
+    num,
+    raw,
+)
 from calhamer.render.svg.visibility import Shown
 from calhamer.results import PhaseOutcome
 
@@ -161,9 +170,9 @@ class Scene:
             shape = shapes[p.code]
             if shape.node and p.terrain is Terrain.SEA:
                 fill = mix(colours["sea"], "#ffffff", 0.8)
-            path = SubElement(parent, "path", {"id": f"prov-{p.code}", "class": cls,
-                                               "d": shape.d, "fill": fill, "stroke": stroke})
-            SubElement(path, "title").text = ", ".join(words)
+            # <path id="prov-XXX" class=... d=... fill=... stroke=...><title>...</title></path>
+            raw(parent, _province_template(p.code, cls, shape.d).fill(fill, stroke,
+                                                                     ", ".join(words)))
 
     def markers(self, root: Element) -> None:
         """Supply centres (in their owner's colour when seen) and labels."""
@@ -176,19 +185,16 @@ class Scene:
         group = SubElement(root, "g", {"id": "labels"})
         for p in self.m.provinces:
             shape = shapes[p.code]
+            cls, colour = labels[p.terrain is Terrain.SEA]
+            # the centre's <g id="sc-XXX"> of two circles (when it is one), then the label
             if p.is_supply_center and shape.sc is not None:
                 owner = centers.get(p.id) if sees(p.id) else None
-                x, y = num(shape.sc[0]), num(shape.sc[1])
-                sc = SubElement(group, "g", {"id": f"sc-{p.code}"})
-                SubElement(sc, "circle", {"cx": x, "cy": y, "r": ring,
-                                          "fill": pal.unit(owner) if owner else unowned,
-                                          "stroke": outline, "stroke-width": "1.1"})
-                SubElement(sc, "circle", {"cx": x, "cy": y, "r": dot, "fill": outline})
-            lx, ly = shape.label
-            cls, colour = labels[p.terrain is Terrain.SEA]
-            text = SubElement(group, "text", {"class": cls, "x": num(lx), "y": num(ly + 3.4),
-                                              "fill": colour})
-            text.text = p.code.title() if len(p.code) == 3 else p.code
+                template = _marker_template(p.code, shape.sc, ring, dot, cls, shape.label)
+                raw(group, template.fill(pal.unit(owner) if owner else unowned, outline,
+                                         outline, colour))
+            else:
+                raw(group, _marker_template(p.code, None, ring, dot, cls, shape.label)
+                    .fill(colour))
 
     # -- units --
 
@@ -284,6 +290,56 @@ class Scene:
         else:
             extra = "dislodged"
         self.unit(parent, unit, x, y, f"dislodged-{code}", extra, scale=0.85, ring=pal["failed"])
+
+
+# -- the pre-written pieces of a board ----------------------------------------------------------
+
+# By everything that does not change from one picture of a board to the next. Kept for the few
+# boards a judge draws; emptied should some caller draw board after board of its own.
+_TEMPLATES: dict[tuple[object, ...], Template] = {}
+_TEMPLATES_KEPT = 4096
+
+
+def _kept(key: tuple[object, ...], make: Callable[[], Template]) -> Template:
+    template = _TEMPLATES.get(key)
+    if template is None:
+        if len(_TEMPLATES) >= _TEMPLATES_KEPT:
+            _TEMPLATES.clear()
+        template = _TEMPLATES[key] = make()
+    return template
+
+
+def _province_template(code: str, cls: str, d: str) -> Template:
+    """A province's path and its title; holes: the fill, the stroke and the title."""
+    def make() -> Template:
+        path = Element("path", {"id": f"prov-{code}", "class": cls, "d": d, "fill": HOLE,
+                                "stroke": HOLE})
+        SubElement(path, "title").text = HOLE
+        return Template(path)
+
+    return _kept(("province", code, cls, d), make)
+
+
+def _marker_template(code: str, sc: Point | None, ring: str, dot: str, cls: str,
+                     label: Point) -> Template:
+    """A province's supply centre (when ``sc`` is where it is drawn) and label; holes: the
+    centre's fill, its outline twice (when a centre), and the label's colour."""
+    def make() -> Template:
+        elements = []
+        if sc is not None:
+            x, y = num(sc[0]), num(sc[1])
+            group = Element("g", {"id": f"sc-{code}"})
+            SubElement(group, "circle", {"cx": x, "cy": y, "r": ring, "fill": HOLE,
+                                         "stroke": HOLE, "stroke-width": "1.1"})
+            SubElement(group, "circle", {"cx": x, "cy": y, "r": dot, "fill": HOLE})
+            elements.append(group)
+        text = Element("text", {"class": cls, "x": num(label[0]), "y": num(label[1] + 3.4),
+                                "fill": HOLE})
+        text.text = code.title() if len(code) == 3 else code
+        elements.append(text)
+        return Template(*elements)
+
+    return _kept(("marker", code, sc, ring, dot, cls, label), make)
 
 
 # -- what units and powers are called -------------------------------------------------------

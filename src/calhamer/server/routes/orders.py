@@ -7,15 +7,20 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from calhamer.messages import ReadMessage
 from calhamer.server import present
+from calhamer.server.config import Settings
+from calhamer.server.db import Database
 from calhamer.server.deps import (
+    ApiPendingViewer,
     ApiViewer,
     Csrf,
     Now,
     PageDep,
     PageViewer,
+    PendingViewer,
     SessionDep,
     SettingsDep,
 )
@@ -24,6 +29,7 @@ from calhamer.server.schemas import OrderCheckOut, OrderLine, OrdersIn, OrdersOu
 from calhamer.server.services import games, orders
 from calhamer.server.services.common import Conflict, Invalid, NotFound
 from calhamer.server.views import Viewer
+from calhamer.server.worker import Worker
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["orders"])
 pages = APIRouter(include_in_schema=False)
@@ -68,14 +74,29 @@ def api_orders(viewer: ApiViewer, session: SessionDep) -> dict[str, OrdersOut]:
          description="Each line is checked (canonical form, or the problem and a suggestion). "
          "Every line is stored as written, bad ones included. `phase` must be the current "
          "phase (409 otherwise); the answer comes after the orders are committed.")
-def api_save(body: OrdersIn, viewer: ApiViewer, session: SessionDep, request: Request,
-             now: Now, settings: SettingsDep) -> OrdersOut:
-    _too_many(body.orders, settings.max_order_lines)
-    saved = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
-                               lines=body.orders, ready=body.ready, now=now)
-    session.commit()
-    _wake_if_requested(request, viewer)
-    return present.orders_out(viewer.game, saved.phase, saved.orders, saved.checks)
+async def api_save(body: OrdersIn, pending: ApiPendingViewer, request: Request) -> Response:
+    # The busiest route: everything that touches the database (who is asking, the save, the
+    # commit) and the answer's JSON are done in one trip to a worker thread.
+    state = request.app.state
+    answer = await run_in_threadpool(_save_in_thread, state.db, state.settings, state.worker,
+                                     pending, body)
+    return Response(answer, media_type="application/json")
+
+
+def _save_in_thread(db: Database, settings: Settings, worker: Worker | None,
+                    pending: PendingViewer, body: OrdersIn) -> bytes:
+    with db.session(write=True) as session:
+        # the game's row is read with the lock the save takes (a ready mark's: exclusive)
+        viewer = pending.resolve(session, lock=body.ready is not None)
+        _too_many(body.orders, settings.max_order_lines)
+        saved = orders.save_orders(session, viewer=viewer, phase_code=body.phase,
+                                   lines=body.orders, ready=body.ready, now=settings.clock(),
+                                   locked=True)
+        session.commit()
+    if worker is not None and viewer.game.process_requested:
+        worker.wakeup.set()
+    out = present.orders_out(viewer.game, saved.phase, saved.orders, saved.checks)
+    return out.model_dump_json().encode()
 
 
 @api.post("/orders/check", response_model=list[OrderCheckOut],

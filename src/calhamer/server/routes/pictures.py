@@ -58,7 +58,7 @@ def phase_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
     if phase.results is None:
         raise NotFound()
     if not sees_everything(viewer):
-        return str(results.stored_view(session, viewer, phase)["picture"])
+        return results.stored_picture(session, viewer, phase)
     outcome = results.library_game(session, viewer.game, phase).outcome(phase.code)
     assert outcome is not None
     return render_svg(outcome=outcome)

@@ -20,7 +20,7 @@ from calhamer.server.services.common import hides
 from calhamer.server.services.games import current_phase, log, next_deadline, required_powers
 from calhamer.server.services.orders import order_sets
 from calhamer.server.services.results import store_views
-from calhamer.views import power_view
+from calhamer.views import PowerView, power_view
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,8 @@ def unrequested_games() -> Select[str]:
 
 
 def process_due_phase(
-    session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0
+    session: Session, game: GameRow, *, now: datetime, worker: str, pause: float = 0.0,
+    pictures: dict[str, PowerView] | None = None,
 ) -> PhaseRow:
     """Process the due game's current phase: adjudicate it with the stored orders, store its
     results (and each player's view where the variant hides information), and start the next
@@ -58,6 +59,10 @@ def process_due_phase(
     Runs inside the caller's transaction with the game's row locked; everything it changes
     is committed together or not at all. ``pause`` (tests only) sleeps before returning, so a
     test can kill the worker while the transaction is open.
+
+    Given ``pictures`` (a dict), the players' views are stored without their pictures and put
+    in it, for the caller to draw once it has committed (``results.store_pictures``);
+    otherwise the pictures are drawn and stored with the views.
     """
     phase = current_phase(session, game)
     orders = {p: order_lines(o.lines)
@@ -71,8 +76,10 @@ def process_due_phase(
     if hides(game):
         # Each player's view, stored now so that their results are read, never adjudicated,
         # on request (the time an answer takes must not depend on what they may not see).
-        store_views(session, game, phase,
-                    {seat.power: power_view(outcome, seat.power) for seat in game.seats})
+        views = {seat.power: power_view(outcome, seat.power) for seat in game.seats}
+        store_views(session, game, phase, views, pictures=pictures is None)
+        if pictures is not None:
+            pictures.update(views)
     phase.results = done.results
     phase.processed_at = now
     phase.processed_by = worker

@@ -17,14 +17,14 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from calhamer.errors import CalhamerError
 from calhamer.game import OrderCheck, check_orders
 from calhamer.messages import ReadMessage, read_message
 from calhamer.position import Phase
-from calhamer.server.models import GameRow, OrderSet, PhaseRow
-from calhamer.server.services.common import Conflict, Invalid, hides, position_of
+from calhamer.server.models import GameRow, OrderSet, PhaseRow, Seat
+from calhamer.server.services.common import Conflict, Invalid, NotFound, hides, position_of
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.seats import own_power
 from calhamer.server.views import Viewer
@@ -102,6 +102,30 @@ def _upsert(dialect_name: str, sets_ready: bool) -> Any:
         set_=changed).returning(table.c.id, table.c.ready)
 
 
+_SEAT_AND_PHASE = (
+    select(PhaseRow, select(Seat.user_id)
+           .where(Seat.game_id == bindparam("game_id"), Seat.power == bindparam("power"))
+           .scalar_subquery())
+    .where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.index == bindparam("index"))
+    .options(defer(PhaseRow.position))
+)
+
+
+def _seat_and_phase(session: Session, game: GameRow, viewer: Viewer) -> tuple[str, PhaseRow]:
+    """The viewer's power, checked again under the game's lock (``seats.own_power``), and the
+    phase being played (``games.current_phase(..., position=False)``), in one query."""
+    if viewer.power is None:
+        raise NotFound()
+    row = session.execute(_SEAT_AND_PHASE, {"game_id": game.id, "power": viewer.power,
+                                            "index": game.phase_index}).first()
+    if row is None:  # the schema guarantees the phase; a broken database is a server error
+        raise RuntimeError(f"game {game.id} has no phase {game.phase_index}")
+    phase, holder = row
+    if holder is None or holder != viewer.user.id:
+        raise NotFound()
+    return viewer.power, phase
+
+
 class Saved(NamedTuple):
     """What :func:`save_orders` stored: the power's orders, each line's check, the phase."""
 
@@ -118,6 +142,7 @@ def save_orders(
     lines: list[str],
     ready: bool | None,
     now: datetime,
+    locked: bool = False,
 ) -> Saved:
     """Replace the viewer's orders for the current phase; return each line's check.
 
@@ -125,11 +150,14 @@ def save_orders(
     is adjudicated), so nothing the player typed is lost. The row is written in one
     statement (an upsert), so two saves of the same power at once (two browsers) both land,
     the later one last, where a read-then-insert could have had one refused.
+
+    ``locked``: the caller has read ``viewer.game`` with the lock this takes (shared, or
+    exclusive with a ready mark), in this transaction.
     """
     # A ready mark takes the exclusive lock: see the module's docstring.
-    game = lock_game(session, viewer.game.id, exclusive=ready is not None, seats=False)
-    power = own_power(game, viewer)
-    phase = current_phase(session, game, position=False)
+    game = (viewer.game if locked else
+            lock_game(session, viewer.game.id, exclusive=ready is not None, seats=False))
+    power, phase = _seat_and_phase(session, game, viewer)
     ensure_current(game, phase, phase_code)
     given = split_lines(lines)
     checks = check_lines(game, phase, power, given)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from calhamer.formats import position_to_json, view_to_json
@@ -161,15 +161,18 @@ def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
 # -- stored views (games that hide information) ------------------------------------------------
 
 
-def view_entry(view: PowerView, rules: str) -> dict[str, Any]:
+def view_entry(view: PowerView, rules: str, *, picture: bool = True) -> dict[str, Any]:
     """What is stored of one power's view of a phase: everything its results pages, API
-    answers, export and picture show, so that reading them adjudicates nothing."""
-    return {
+    answers, export and picture show, so that reading them adjudicates nothing. With
+    ``picture=False`` the picture is left out, to be added by :func:`store_pictures`."""
+    entry = {
         "report": phase_report(view),
         "results": {p: [r.to_json() for r in entries] for p, entries in view.results.items()},
         "view": view_to_json(view, rules),
-        "picture": render_svg(view=view),
     }
+    if picture:
+        entry["picture"] = render_svg(view=view)
+    return entry
 
 
 def recorded_views(variant: str, rules: str, code: str, position: dict[str, Any],
@@ -185,12 +188,54 @@ def recorded_views(variant: str, rules: str, code: str, position: dict[str, Any]
     return {p: view_entry(game_view(recorded, p, code), rules) for p in powers}
 
 
-def store_views(session: Session, game: GameRow, phase: PhaseRow, views: dict[str, PowerView]
-                ) -> None:
-    """Store each power's view of an adjudicated phase (:func:`view_entry`)."""
+def store_views(session: Session, game: GameRow, phase: PhaseRow, views: dict[str, PowerView],
+                *, pictures: bool = True) -> None:
+    """Store each power's view of an adjudicated phase (:func:`view_entry`); with
+    ``pictures=False`` without their pictures (the worker adds them once it has committed
+    the phase: :func:`store_pictures`)."""
     for power, view in views.items():
         session.add(PowerViewRow(game_id=game.id, phase=phase.code, power=power,
-                                 view=view_entry(view, game.rules)))
+                                 view=view_entry(view, game.rules, picture=pictures)))
+
+
+# Each power's picture, added to its stored view where it is missing.
+_VIEWS: Table = PowerViewRow.__table__  # type: ignore[assignment]
+_ADD_PICTURE = (
+    update(_VIEWS)
+    .where(_VIEWS.c.game_id == bindparam("g"), _VIEWS.c.phase == bindparam("c"),
+           _VIEWS.c.power == bindparam("p"))
+    .values(view=bindparam("v", type_=_VIEWS.c.view.type))
+)
+
+
+def store_pictures(session: Session, game_id: str, code: str,
+                   views: dict[str, PowerView]) -> None:
+    """Draw each power's picture of an adjudicated phase and add it to its stored view.
+
+    The worker does this after committing the phase, so that drawing (the larger part of a
+    phase's work where views are stored) holds no lock any player waits for. Until it is
+    done a picture asked for is drawn from the phase's record (:func:`stored_picture`), the
+    same picture."""
+    rows = session.execute(select(PowerViewRow.power, PowerViewRow.view).where(
+        PowerViewRow.game_id == game_id, PowerViewRow.phase == code)).all()
+    changed = [{"g": game_id, "c": code, "p": power,
+                "v": {**stored, "picture": render_svg(view=views[power])}}
+               for power, stored in rows if "picture" not in stored and power in views]
+    if changed:
+        session.connection().execute(_ADD_PICTURE, changed)
+
+
+def stored_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
+    """The viewer's power's picture of an adjudicated phase: the one stored with its view, or,
+    in the moment between the worker's commit of the phase and of its pictures (or when a
+    worker stopped in between), the same picture drawn now from the phase's record."""
+    stored = stored_view(session, viewer, phase)
+    picture = stored.get("picture")
+    if isinstance(picture, str):
+        return picture
+    assert viewer.power is not None
+    view = game_view(library_game(session, viewer.game, phase), viewer.power, phase.code)
+    return render_svg(view=view)
 
 
 def stored_view(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:

@@ -14,7 +14,9 @@ When a picture is meant to change, print the new digests with
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -26,34 +28,10 @@ from calhamer.render.svg import Mask
 from calhamer.variants import all_variants
 from calhamer.views import known_position, power_view
 
-MID_GAME = {
-    "phase": "F1903M",
-    "units": {
-        "ENGLAND": ["F NTH", "F NWY", "A BEL", "F ENG", "F NWG"],
-        "FRANCE": ["A BUR", "A PIC", "F MAO", "A SPA", "F POR"],
-        "GERMANY": ["A MUN", "A RUH", "F HOL", "A KIE", "F DEN", "A SIL"],
-        "ITALY": ["A VEN", "F TYS", "F ION", "A TUN", "A PIE"],
-        "AUSTRIA": ["A VIE", "A BUD", "F GRE", "A SER", "A GAL"],
-        "RUSSIA": ["A WAR", "F SWE", "A UKR", "F STP/NC", "A RUM", "F SEV"],
-        "TURKEY": ["F BLA", "A BUL", "A ARM", "F AEG", "A CON"],
-    },
-}
-ORDERS = {
-    "ENGLAND": ["F NTH S A BEL - HOL", "A BEL - HOL", "F ENG S A BEL", "F NWY S F NWG - BAR",
-                "F NWG - BAR"],
-    "FRANCE": ["A BUR - BEL", "A PIC S A BUR - BEL", "F MAO - IRI", "A SPA - GAS",
-               "F POR - MAO"],
-    "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "F HOL H", "A KIE S F HOL",
-                "F DEN - SWE", "A SIL - WAR"],
-    "ITALY": ["A VEN - TRI", "F TYS - WES", "F ION C A TUN - GRE", "A TUN - GRE",
-              "A PIE - MAR"],
-    "AUSTRIA": ["A VIE S A GAL", "A BUD - RUM", "F GRE H", "A SER S A BUD - RUM",
-                "A GAL S A BUD - RUM"],
-    "RUSSIA": ["A WAR S A UKR - GAL", "F SWE S F STP/NC - NWY", "A UKR - GAL",
-               "F STP/NC - NWY", "A RUM H", "F SEV S A RUM"],
-    "TURKEY": ["F BLA - RUM", "A BUL S F BLA - RUM", "A ARM - SEV", "F AEG - GRE",
-               "A CON - BUL"],
-}
+# A mid-game position with an order for every unit, shared with the render benchmark.
+MID_GAME = json.loads(
+    (Path(__file__).resolve().parents[1] / "examples" / "fall-1903.json").read_text())
+ORDERS: dict[str, list[str]] = MID_GAME.pop("orders")
 
 
 def pictures() -> dict[str, Callable[[], str]]:

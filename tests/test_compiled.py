@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import subprocess
+import sys
 from dataclasses import FrozenInstanceError, dataclass
 from importlib import import_module
 
@@ -34,6 +36,17 @@ def test_the_flag_agrees_with_how_every_listed_module_was_loaded() -> None:
     # What the test suite runs around them stays plain Python in both builds.
     assert not is_extension_module(import_module("calhamer.notation"))
     assert not is_extension_module(import_module("calhamer.variants.arpiesse"))
+
+
+@pytest.mark.parametrize("name", COMPILED_MODULES)
+def test_every_listed_module_imports_first_in_a_fresh_interpreter(name: str) -> None:
+    # Compiled modules set up their classes when they are first imported, in the order the
+    # imports come; a class read before its module has run crashed the interpreter once
+    # (see calhamer._build). Each module imported first, alone, must load and say so.
+    done = subprocess.run([sys.executable, "-c", f"import {name}; print({name}.__name__)"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.strip() == name
 
 
 def test_the_build_asked_for_is_the_build_running() -> None:

@@ -11,11 +11,17 @@ from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
+# Imported at run time, not only for type checking (it costs nothing: ``import calhamer``
+# loads it anyway). In the compiled build, Resolution (a plain class) keeps its annotations
+# in ``__annotations__`` as class objects, and GuessResolver's is read from the compiled
+# resolver module's own type slot, which stays empty (and crashed the interpreter on import)
+# until that module has run. Importing it here runs it first (mypyc issue 1209).
+from calhamer.resolver import GuessResolver
+
 if TYPE_CHECKING:
     from calhamer.dice import DiceRecord
     from calhamer.map import ProvinceId
     from calhamer.position import Position
-    from calhamer.resolver import GuessResolver
 
 
 _set = object.__setattr__

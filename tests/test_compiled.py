@@ -24,6 +24,7 @@ from calhamer.map import ARMY, FLEET
 from calhamer.orders import Hold, Move, Order, Support
 from calhamer.phases.handlers import STANDARD_PHASES, Movement, PhaseHandler
 from calhamer.pieces import Dislodged, Phase, Unit
+from calhamer.results import OrderResult, Result
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 
@@ -127,6 +128,21 @@ def test_values_stay_frozen_and_travel_by_pickle() -> None:
         values[3].dest = 9  # type: ignore[attr-defined]
     position = Position.initial(variant=find_variant("superdiplomacy"))
     assert pickle.loads(pickle.dumps(position)) == position
+
+
+def test_order_results_pickle_copy_and_change_on_either_build() -> None:
+    # A native class in the compiled build: made by its own __init__, pickled by __reduce__.
+    result = OrderResult("FRANCE", "a par - bur", "A PAR - BUR", Result.FAILS, "bounced",
+                         Move(None, 5, 6))
+    assert (result.power, result.canonical, result.result) == ("FRANCE", "A PAR - BUR",
+                                                               Result.FAILS)
+    for again in (pickle.loads(pickle.dumps(result)), copy.copy(result), copy.deepcopy(result)):
+        assert again == result and type(again) is OrderResult
+    changed = copy.copy(result)
+    changed.result = Result.SUCCEEDS  # results are filled in as the phase is judged
+    assert changed != result and changed.succeeded
+    with pytest.raises(TypeError):
+        hash(result)
 
 
 class _Counting(Movement):

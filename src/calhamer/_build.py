@@ -50,9 +50,10 @@ def _set_frozen_state(self: object, state: dict[str, object]) -> None:
 
 
 # The modules on the adjudication path, compiled in the compiled build (paths under src/).
-# The hand-written value classes (Phase, Dislodged, Position, OrderResult, Resolution) stay
-# plain classes in both builds (``native_class=False``: they manage their own slots, freezing
-# and pickling); compiled, their modules' functions and methods run as native code.
+# The hand-written value classes Phase, Dislodged, Position and Resolution stay plain classes
+# in both builds (``native_class=False``: they manage their own freezing, pickling and weak
+# references); compiled, their modules' functions and methods run as native code. OrderResult,
+# made for every order, is a native class (it pickles by its own ``__reduce__``).
 #
 # A plain class in a compiled module keeps its annotations in ``__annotations__`` as class
 # objects; a compiled class among them is read from its module's type slot, which is empty

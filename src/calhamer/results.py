@@ -39,12 +39,13 @@ class Result(StrEnum):
 SUCCEEDS, FAILS, INVALID, UNKNOWN = Result.SUCCEEDS, Result.FAILS, Result.INVALID, Result.UNKNOWN
 
 
-@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class OrderResult:
     """One order's fate. ``text`` is the order as the player wrote it, kept verbatim.
 
     Equal when every field is equal. Written out by hand rather than as a dataclass, whose
     methods are compiled when the module is imported (by every program that imports calhamer).
+    A native class in the compiled build (one is made for every order of every phase), which
+    is why it pickles by :meth:`__reduce__`: mypyc's own pickling of it is not used.
     """
 
     __slots__ = ("canonical", "order", "power", "reason", "result", "text")
@@ -74,6 +75,9 @@ class OrderResult:
         if other.__class__ is self.__class__:
             return self._fields() == other._fields()  # type: ignore[attr-defined]
         return NotImplemented
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (OrderResult, self._fields())
 
     def __repr__(self) -> str:
         return (f"OrderResult(power={self.power!r}, text={self.text!r}, "

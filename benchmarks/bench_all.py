@@ -9,6 +9,15 @@ times over; every line gives the median ratio and its range over the repeats.
     python benchmarks/bench_all.py                      # every ratio
     python benchmarks/bench_all.py --only options       # one path
     python benchmarks/bench_all.py --profile movement   # where calhamer's time goes on a path
+    python benchmarks/bench_all.py --build compiled     # the same, on the compiled build
+    python benchmarks/bench_all.py --build DIR          # on a build already installed in DIR
+
+``--build compiled`` installs this checkout's compiled build (``CALHAMER_COMPILE=1 pip
+install --no-deps --target``, as CI does) into a temporary folder, runs the benchmark again
+with that folder first on the path, and removes it; ``--build DIR`` runs on a tree installed
+so before (built once, measured many times). Either checks that the compiled build is the one
+measured. On the compiled build the full adjudication paths are held to the compiled build's
+target (:data:`COMPILED_TARGETS`).
 
 See ``benchmarks/README.md`` for what each path measures and the figures measured so far.
 """
@@ -34,18 +43,71 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-import bench_movement as bm
 
-from calhamer.formats import position_to_json
-from calhamer.map import ARMY, FLEET
-from calhamer.notation import format_order
-from calhamer.options import possible_orders
-from calhamer.orders import Build, Disband, Order, Retreat, Waive
-from calhamer.phases import adjudicate
-from calhamer.position import Position
-from calhamer.rules import Rules, find_rules
+def _build_argument(argv: list[str]) -> str | None:
+    """The value of ``--build`` in ``argv`` (read before calhamer is imported: it decides which
+    calhamer is)."""
+    for i, arg in enumerate(argv):
+        if arg == "--build" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--build="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _run_on_build(build: str, argv: list[str]) -> int:
+    """Run this benchmark again in a child process on the compiled build: installed into a
+    temporary folder (``compiled``) or already installed in the folder ``build``."""
+    import shutil
+    import tempfile
+
+    env = dict(os.environ)
+    env["CALHAMER_BENCH_BUILD"] = "compiled"
+    made = None
+    if build == "compiled":
+        made = tempfile.mkdtemp(prefix="calhamer-bench-compiled-")
+        tree = os.path.join(made, "site")
+        print(f"bench_all: building the compiled build into {tree} ...", flush=True)
+        built = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", tree,
+             str(HERE.parent)], env={**env, "CALHAMER_COMPILE": "1"}, check=False)
+        if built.returncode != 0:
+            shutil.rmtree(made, ignore_errors=True)
+            sys.exit("bench_all: the compiled build failed (see pip's output above)")
+    else:
+        tree = os.path.abspath(build)
+        if not os.path.isdir(os.path.join(tree, "calhamer")):
+            sys.exit(f"bench_all: {build} holds no installed calhamer (build one with "
+                     f"CALHAMER_COMPILE=1 pip install --no-deps --target {build} .)")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
+    try:
+        return subprocess.run([sys.executable, __file__, *argv], env=env,
+                              check=False).returncode
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    _build = _build_argument(sys.argv[1:])
+    if _build not in (None, "plain") and "CALHAMER_BENCH_BUILD" not in os.environ:
+        sys.exit(_run_on_build(_build, sys.argv[1:]))
+
+# calhamer is imported only once the build to measure is known (above).
+import bench_movement as bm  # noqa: E402
+
+import calhamer  # noqa: E402
+from calhamer.formats import position_to_json  # noqa: E402
+from calhamer.map import ARMY, FLEET  # noqa: E402
+from calhamer.notation import format_order  # noqa: E402
+from calhamer.options import possible_orders  # noqa: E402
+from calhamer.orders import Build, Disband, Order, Retreat, Waive  # noqa: E402
+from calhamer.phases import adjudicate  # noqa: E402
+from calhamer.position import Position  # noqa: E402
+from calhamer.rules import Rules, find_rules  # noqa: E402
 
 # The targets of the speed issue, by path (diplomacy's time over calhamer's).
 TARGETS = {
@@ -57,6 +119,8 @@ TARGETS = {
     "options": 3.0,
     "game loop": 5.0,
 }
+# Issue 13: the compiled build, on the full adjudication paths.
+COMPILED_TARGETS = {"movement": 20.0, "retreats": 20.0, "adjustments": 20.0}
 IMPORT_TARGET_MS = 60.0
 HELP_TARGET_MS = 150.0
 
@@ -174,7 +238,8 @@ class Ratio:
         ratios = sorted(t / o for t, o in zip(self.theirs, self.ours, strict=True))
         ours = statistics.median(self.ours) / self.count * 1e6
         theirs = statistics.median(self.theirs) / self.count * 1e6
-        target = TARGETS.get(self.name)
+        target = (COMPILED_TARGETS if calhamer.compiled else {}).get(
+            self.name, TARGETS.get(self.name))
         mark = ""
         if target is not None:
             mark = f"  target {target:.0f}x: " + ("met" if ratios[0] >= target else
@@ -295,12 +360,14 @@ def diplomacy_loop(seed: int, years: int) -> None:
 
 
 def child_env() -> dict[str, str]:
-    """This checkout's calhamer, its byte code cached (as an installed package's is) even
-    where the environment says not to write it, in a folder of its own."""
+    """The calhamer measured here (this checkout's, or the build given), its byte code cached
+    (as an installed package's is) even where the environment says not to write it, in a
+    folder of its own."""
     import tempfile
 
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    tree = str(Path(calhamer.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
     if env.pop("PYTHONDONTWRITEBYTECODE", None):
         env.setdefault("PYTHONPYCACHEPREFIX",
                        os.path.join(tempfile.gettempdir(), "calhamer-bench-pycache"))
@@ -425,7 +492,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="datc", help="calhamer rule edition (datc)")
     parser.add_argument("--only", action="append", choices=ALL, help="time only these paths")
     parser.add_argument("--profile", choices=ALL[:7], help="a cProfile of calhamer on a path")
+    parser.add_argument("--build", default="plain", metavar="plain|compiled|DIR",
+                        help="which build to measure: this checkout as plain Python (plain), "
+                        "its compiled build made in a temporary folder (compiled), or a build "
+                        "installed in DIR")
     args = parser.parse_args(argv)
+    if os.environ.get("CALHAMER_BENCH_BUILD") == "compiled" and not calhamer.compiled:
+        sys.exit(f"bench_all: asked for the compiled build, but {calhamer.__file__} is plain "
+                 "Python")
     rules = find_rules(args.rules)
     chosen = args.only or ALL
 
@@ -444,6 +518,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit("bench_all compares with the diplomacy package: pip install -e '.[bench]'")
     dip = Diplomacy(judge)
     units = [len(p.position.units) for p in rec.movement]
+    build = "compiled" if calhamer.compiled else "plain Python"
+    print(f"calhamer {calhamer.__version__} ({build}) from {Path(calhamer.__file__).parent}")
     print(f"{args.games} random games of {args.years} years (seed {args.seed}): "
           f"{len(rec.movement)} movement phases ({min(units)}-{max(units)} units), "
           f"{len(rec.retreats)} retreat phases, {len(rec.adjustments)} adjustment phases; "

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import subprocess
+import sys
 from dataclasses import FrozenInstanceError, dataclass
 from importlib import import_module
 
@@ -22,6 +24,7 @@ from calhamer.map import ARMY, FLEET
 from calhamer.orders import Hold, Move, Order, Support
 from calhamer.phases.handlers import STANDARD_PHASES, Movement, PhaseHandler
 from calhamer.pieces import Dislodged, Phase, Unit
+from calhamer.results import OrderResult, Result
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
 
@@ -34,6 +37,17 @@ def test_the_flag_agrees_with_how_every_listed_module_was_loaded() -> None:
     # What the test suite runs around them stays plain Python in both builds.
     assert not is_extension_module(import_module("calhamer.notation"))
     assert not is_extension_module(import_module("calhamer.variants.arpiesse"))
+
+
+@pytest.mark.parametrize("name", COMPILED_MODULES)
+def test_every_listed_module_imports_first_in_a_fresh_interpreter(name: str) -> None:
+    # Compiled modules set up their classes when they are first imported, in the order the
+    # imports come; a class read before its module has run crashed the interpreter once
+    # (see calhamer._build). Each module imported first, alone, must load and say so.
+    done = subprocess.run([sys.executable, "-c", f"import {name}; print({name}.__name__)"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.strip() == name
 
 
 def test_the_build_asked_for_is_the_build_running() -> None:
@@ -114,6 +128,21 @@ def test_values_stay_frozen_and_travel_by_pickle() -> None:
         values[3].dest = 9  # type: ignore[attr-defined]
     position = Position.initial(variant=find_variant("superdiplomacy"))
     assert pickle.loads(pickle.dumps(position)) == position
+
+
+def test_order_results_pickle_copy_and_change_on_either_build() -> None:
+    # A native class in the compiled build: made by its own __init__, pickled by __reduce__.
+    result = OrderResult("FRANCE", "a par - bur", "A PAR - BUR", Result.FAILS, "bounced",
+                         Move(None, 5, 6))
+    assert (result.power, result.canonical, result.result) == ("FRANCE", "A PAR - BUR",
+                                                               Result.FAILS)
+    for again in (pickle.loads(pickle.dumps(result)), copy.copy(result), copy.deepcopy(result)):
+        assert again == result and type(again) is OrderResult
+    changed = copy.copy(result)
+    changed.result = Result.SUCCEEDS  # results are filled in as the phase is judged
+    assert changed != result and changed.succeeded
+    with pytest.raises(TypeError):
+        hash(result)
 
 
 class _Counting(Movement):

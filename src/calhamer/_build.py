@@ -50,9 +50,21 @@ def _set_frozen_state(self: object, state: dict[str, object]) -> None:
 
 
 # The modules on the adjudication path, compiled in the compiled build (paths under src/).
-# The value classes (pieces, position, results) are written out by hand for a light start-up
-# and stay plain Python: compiled, those hand-written frozen classes crashed at import.
+# The hand-written value classes Phase, Dislodged, Position and Resolution stay plain classes
+# in both builds (``native_class=False``: they manage their own freezing, pickling and weak
+# references); compiled, their modules' functions and methods run as native code. OrderResult,
+# made for every order, is a native class (it pickles by its own ``__reduce__``).
+#
+# A plain class in a compiled module keeps its annotations in ``__annotations__`` as class
+# objects; a compiled class among them is read from its module's type slot, which is empty
+# until that module has run. Resolution's ``resolver: GuessResolver``, imported only for type
+# checking, thus crashed the interpreter when ``calhamer.results`` was imported (mypyc issue
+# 1209): results.py now imports GuessResolver at run time. Keep it so in these modules: a
+# compiled class named in a plain class's annotations is imported for real.
 COMPILED_MODULES = (
+    "calhamer.pieces",
+    "calhamer.position",
+    "calhamer.results",
     "calhamer.resolver",
     "calhamer.adjudicator",
     "calhamer.orders",

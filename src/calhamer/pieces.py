@@ -148,6 +148,14 @@ class Unit:
     type: UnitType
     loc: Location
 
+    def __init__(self, power: str, type: UnitType, loc: Location) -> None:
+        # Written out (dataclass keeps an __init__ the class has): the one dataclass writes
+        # runs as Python even in the compiled build, where this one is compiled. A variant's
+        # data class over Unit still gets its own.
+        _set(self, "power", power)
+        _set(self, "type", type)
+        _set(self, "loc", loc)
+
     @property
     def count(self) -> int:
         """How many units this entry stands for: 1, or a Superdiplomacy stack's size."""

@@ -11,11 +11,17 @@ from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Dislodged
 
+# Imported at run time, not only for type checking (it costs nothing: ``import calhamer``
+# loads it anyway). In the compiled build, Resolution (a plain class) keeps its annotations
+# in ``__annotations__`` as class objects, and GuessResolver's is read from the compiled
+# resolver module's own type slot, which stays empty (and crashed the interpreter on import)
+# until that module has run. Importing it here runs it first (mypyc issue 1209).
+from calhamer.resolver import GuessResolver
+
 if TYPE_CHECKING:
     from calhamer.dice import DiceRecord
     from calhamer.map import ProvinceId
     from calhamer.position import Position
-    from calhamer.resolver import GuessResolver
 
 
 _set = object.__setattr__
@@ -33,12 +39,13 @@ class Result(StrEnum):
 SUCCEEDS, FAILS, INVALID, UNKNOWN = Result.SUCCEEDS, Result.FAILS, Result.INVALID, Result.UNKNOWN
 
 
-@mypyc_attr(native_class=False)  # written out by hand: a plain class in either build
 class OrderResult:
     """One order's fate. ``text`` is the order as the player wrote it, kept verbatim.
 
     Equal when every field is equal. Written out by hand rather than as a dataclass, whose
     methods are compiled when the module is imported (by every program that imports calhamer).
+    A native class in the compiled build (one is made for every order of every phase), which
+    is why it pickles by :meth:`__reduce__`: mypyc's own pickling of it is not used.
     """
 
     __slots__ = ("canonical", "order", "power", "reason", "result", "text")
@@ -68,6 +75,9 @@ class OrderResult:
         if other.__class__ is self.__class__:
             return self._fields() == other._fields()  # type: ignore[attr-defined]
         return NotImplemented
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (OrderResult, self._fields())
 
     def __repr__(self) -> str:
         return (f"OrderResult(power={self.power!r}, text={self.text!r}, "

@@ -16,7 +16,7 @@ from calhamer.adjudicator import (
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import Notation, _canonical_movement_order
+from calhamer.notation import _CANONICAL_READ, Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
@@ -105,6 +105,8 @@ class MovementReading:
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
         hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
+        # The canonical reader's memo of this map (texts in calhamer's own form already read).
+        memo = _CANONICAL_READ.get(m) if self.canonical_reader else None
         # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
         item: Any
         order: Any
@@ -119,6 +121,14 @@ class MovementReading:
                     order = item
                     entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
                     entries.append(entry)
+                elif (cls is str and memo is not None
+                      and (order := memo.get(item)) is not None):
+                    # Canonical text read before on this map (a game repeats its orders): the
+                    # memo's look-up, done here rather than through _read (as _read does it).
+                    entry = [power, item, order, order, None,
+                             _READ if item.endswith(" VIA") else _READ_EXACTLY]
+                    entries.append(entry)
+                    cls = type(order)
                 elif cls is str or isinstance(item, str):
                     entry = self._read(power, item)
                     entries.append(entry)

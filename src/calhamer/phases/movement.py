@@ -294,7 +294,10 @@ class MovementReading:
                 canonical = "" if order is None else write(position, order)
             results[power].append(order_result(power, text, canonical, verdict, reason, order))
         ordered = self.ordered
-        for province, unit in position.units.items():
+        units = position.units
+        if units.keys() <= ordered.keys():
+            return results  # every unit was given a legal order (one set comparison, in C)
+        for province, unit in units.items():
             if province not in ordered:
                 verdict, reason = explain.result(province)
                 canonical = write(position, Hold(unit.type, unit.loc))

@@ -875,3 +875,33 @@ def test_quick_movement_checks_agree_with_the_full_checks(case: Case, data: st.D
     assert quick.legal == full.legal
     assert list(quick.ordered) == list(full.ordered) and quick.clashes == full.clashes
 
+
+
+@SETTINGS
+@given(case=movement_positions(), data=st.data())
+def test_results_worded_by_the_phase_agree_with_the_explainer(case: Case, data: st.DataObject
+                                                              ) -> None:
+    # A movement phase words the usual results itself (a move made, a hold kept, a support
+    # given); every legal order's result and reason must be the explainer's own.
+    from calhamer.adjudicator import EMPTY, MOVE
+    from calhamer.phases.explain import Explainer
+
+    position = case.position
+    orders = as_dict(data.draw(movement_orders(position), label="orders"))
+    outcome = adjudicate(position, orders)
+    assert outcome.resolution is not None
+    resolver = outcome.resolution.resolver
+    table = resolver.table
+    moved = {p for p in table.movers if table.kind[p] == MOVE and resolver.resolution[p]}
+    dislodged_at = {table.dest[p]: p for p in moved
+                    if table.kind[table.dest[p]] != EMPTY and table.dest[p] not in moved}
+    explain = Explainer(position, table, resolver, dislodged_at)
+    loc_province = position.map.loc_province
+    checked = 0
+    for result in outcome.all_results():
+        if result.result is INVALID or result.order is None or not result.text:
+            continue
+        province = loc_province[result.order.loc]  # type: ignore[union-attr]
+        assert (result.result, result.reason) == explain.result(province)
+        checked += 1
+    note(f"{checked} results compared")

@@ -7,17 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 from calhamer.adjudicator import (
     EMPTY,
+    HOLD,
     MOVE,
+    SUPPORT,
     MovementResolver,
     OrderTable,
     resolve_movement,
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import Notation, _canonical_movement_order
+from calhamer.notation import _CANONICAL_READ, Notation, _canonical_movement_order
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
-from calhamer.results import INVALID, OrderResult, PhaseOutcome, Resolution
+from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, check_movement_order, quick_checks
 from calhamer.views import carry_forward
@@ -103,6 +105,8 @@ class MovementReading:
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
         hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
+        # The canonical reader's memo of this map (texts in calhamer's own form already read).
+        memo = _CANONICAL_READ.get(m) if self.canonical_reader else None
         # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
         item: Any
         order: Any
@@ -117,6 +121,14 @@ class MovementReading:
                     order = item
                     entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
                     entries.append(entry)
+                elif (cls is str and memo is not None
+                      and (order := memo.get(item)) is not None):
+                    # Canonical text read before on this map (a game repeats its orders): the
+                    # memo's look-up, done here rather than through _read (as _read does it).
+                    entry = [power, item, order, order, None,
+                             _READ if item.endswith(" VIA") else _READ_EXACTLY]
+                    entries.append(entry)
+                    cls = type(order)
                 elif cls is str or isinstance(item, str):
                     entry = self._read(power, item)
                     entries.append(entry)
@@ -244,21 +256,48 @@ class MovementReading:
         write = self.variant.notation.format_order
         loc_province = self.map.loc_province
         results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
+        # The usual outcomes (a move made, a hold kept, a support given, none of them
+        # dislodged or void) are worded here as the explainer words them; the rest it words.
+        table = explain.t
+        kind, void, success = table.kind, table.void, explain.r.resolution
+        dislodged_at = explain.dislodged_at
+        succeeds, invalid, result_of = SUCCEEDS, INVALID, explain.result
+        move, hold, support = MOVE, HOLD, SUPPORT
+        given_as_order, read_exactly = _GIVEN_AS_ORDER, _READ_EXACTLY
+        order_result = OrderResult
         for power, text, given, order, reason, source in self.entries:
             if reason is None:
-                verdict, reason = explain.result(loc_province[order.loc])
+                p = loc_province[order.loc]
+                k = kind[p]
+                if k == move:
+                    if success[p] and p not in dislodged_at:
+                        verdict, reason = succeeds, "moves"
+                    else:
+                        verdict, reason = result_of(p)
+                elif k == hold:
+                    if p not in dislodged_at and p not in void:
+                        verdict, reason = succeeds, "holds"
+                    else:
+                        verdict, reason = result_of(p)
+                elif k == support and success[p]:
+                    verdict, reason = succeeds, "support given"
+                else:
+                    verdict, reason = result_of(p)
             else:
-                verdict = INVALID
-            if source == _GIVEN_AS_ORDER:
+                verdict = invalid
+            if source == read_exactly and order is given:
+                canonical = text
+            elif source == given_as_order:
                 text = write(position, given)
                 canonical = text if order is given else write(position, order)
-            elif source == _READ_EXACTLY and order is given:
-                canonical = text
             else:
                 canonical = "" if order is None else write(position, order)
-            results[power].append(OrderResult(power, text, canonical, verdict, reason, order))
+            results[power].append(order_result(power, text, canonical, verdict, reason, order))
         ordered = self.ordered
-        for province, unit in position.units.items():
+        units = position.units
+        if units.keys() <= ordered.keys():
+            return results  # every unit was given a legal order (one set comparison, in C)
+        for province, unit in units.items():
             if province not in ordered:
                 verdict, reason = explain.result(province)
                 canonical = write(position, Hold(unit.type, unit.loc))

@@ -8,9 +8,12 @@ for every place a spy does not see.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from calhamer.adjudicator import MOVE
 from calhamer.map import ProvinceId
 from calhamer.orders import Convoy, Order, Support
+from calhamer.position import Position
 from calhamer.results import FAILS, INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Result
 from calhamer.views import UNKNOWN
 
@@ -168,6 +171,19 @@ def spy_title(facts: MovementFacts, spy: ProvinceId, prefix: bool) -> str:
     return f"Espionage: {line}"
 
 
+def centre_lines(before: Position, sees: Iterable[ProvinceId]) -> list[str]:
+    """The owner of each supply centre a spy sees (``Bre = Fre``, ``Por = unowned``)."""
+    m = before.map
+    lines = []
+    for p in by_code(m, sees):
+        if m.provinces[p].is_supply_center:
+            owner = before.centers.get(p)
+            lines.append(
+                f"{short(m, p)} = {power_abbreviation(m, owner) if owner else 'unowned'}"
+            )
+    return lines
+
+
 def spy_lines(facts: MovementFacts, spy: ProvinceId) -> list[str]:
     """What the espionage in ``spy`` learns: centre owners, then orders, in the source's
     notation, with ``???`` for every place it does not see."""
@@ -178,13 +194,7 @@ def spy_lines(facts: MovementFacts, spy: ProvinceId) -> list[str]:
     if not sees:
         return []
     m, before = facts.m, facts.before
-    lines = []
-    for p in by_code(m, sees):
-        if m.provinces[p].is_supply_center:
-            owner = before.centers.get(p)
-            lines.append(
-                f"{short(m, p)} = {power_abbreviation(m, owner) if owner else 'unowned'}"
-            )
+    lines = centre_lines(before, sees)
     for p in by_code(m, before.units):
         if p != spy:
             line = seen(facts, p, sees)

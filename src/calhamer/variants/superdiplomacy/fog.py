@@ -28,7 +28,7 @@ from calhamer.position import Position
 from calhamer.results import FAILS, INVALID, OrderResult, PhaseOutcome, Resolution
 from calhamer.variants.kriegsplomacy.facts import SpyingRules
 from calhamer.variants.kriegsplomacy.names import by_code, letter, power_abbreviation, short
-from calhamer.variants.kriegsplomacy.reports import OwnLine
+from calhamer.variants.kriegsplomacy.reports import OwnLine, centre_lines
 from calhamer.variants.kriegsplomacy.spying import (
     CounterEspionage,
     Espionage,
@@ -180,13 +180,8 @@ class StackFacts(SpyingRules):
         sees = self.sees(spy)
         if not sees:
             return []
-        m, before = self.m, self.before
-        lines = []
-        for p in by_code(m, sees):
-            if m.provinces[p].is_supply_center:
-                owner = before.centers.get(p)
-                lines.append(f"{short(m, p)} = "
-                             f"{power_abbreviation(m, owner) if owner else 'unowned'}")
+        before = self.before
+        lines = centre_lines(before, sees)
         for g in self.groups:
             if g.sector == spy and g.result is not None and \
                     isinstance(g.result.order, Espionage):

@@ -635,12 +635,12 @@ def test_every_order_writes_and_reads_back(case: tuple[str, object]) -> None:
 def _full_reader(m, text: str):
     from calhamer import notation
 
-    saved = notation._canonical_movement_order
-    notation._canonical_movement_order = lambda _m, _t: None
+    saved = notation.canonical_movement_order
+    notation.canonical_movement_order = lambda _m, _t: None
     try:
         return parse_order(m, text, phase_kind="M", power="FRANCE")
     finally:
-        notation._canonical_movement_order = saved
+        notation.canonical_movement_order = saved
 
 
 @given(st.data())

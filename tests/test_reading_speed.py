@@ -289,7 +289,7 @@ def test_canonical_text_reads_back_to_itself() -> None:
             for choices in possible_orders(position, power).values():
                 for order in choices:
                     text = notation.format_order(M, order)
-                    fast = notation._canonical_movement_order(M, text)
+                    fast = notation.canonical_movement_order(M, text)
                     assert fast == parse_order(M, text, phase_kind="M").order == order
                     assert notation.format_order(M, fast) == text
                     checked += 1

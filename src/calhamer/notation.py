@@ -394,7 +394,7 @@ def parse_order(
     """
     check_order_length(text)
     if phase_kind == "M":
-        fast = _canonical_movement_order(m, text)
+        fast = canonical_movement_order(m, text)
         if fast is not None:
             owner = (m.find_power(power) or power) if power else None
             return ParsedOrder(owner, fast, text.strip())
@@ -460,7 +460,13 @@ _TEXT_READ: dict[Map, dict[tuple[str, str], tuple[str | None, Order | Waive]]] =
 _MEMO_LIMIT = 50_000
 
 
-def _canonical_movement_order(m: Map, text: str) -> Order | None:
+def canonical_texts_read(m: Map) -> dict[str, Order] | None:
+    """The texts in canonical form already read on ``m``, with their orders (None before the
+    first): for a reading loop to look up without a call per order. Not to be changed."""
+    return _CANONICAL_READ.get(m)
+
+
+def canonical_movement_order(m: Map, text: str) -> Order | None:
     """The order, if ``text`` is exactly in calhamer's canonical form (``F ADR S A VEN - TRI``).
 
     Bots and the web judge send canonical text; reading it needs no tokenizer, only exact
@@ -481,7 +487,7 @@ def _canonical_movement_order(m: Map, text: str) -> Order | None:
 
 
 def _read_canonical(m: Map, text: str) -> Order | None:
-    """:func:`_canonical_movement_order` without the memo: the text read by exact look-ups."""
+    """:func:`canonical_movement_order` without the memo: the text read by exact look-ups."""
     match = _CANONICAL.fullmatch(text)
     if match is None:
         return None

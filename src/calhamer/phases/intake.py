@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map
-from calhamer.notation import Notation, _canonical_movement_order
+from calhamer.notation import Notation, canonical_movement_order
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Unit
 from calhamer.results import INVALID, SUCCEEDS, OrderResult
@@ -45,7 +45,7 @@ class Intake:
             notation = type(variant.notation)
             if (notation.parse_order is Notation.parse_order
                     and notation.format_order is Notation.format_order):
-                self._canonical_reader = _canonical_movement_order
+                self._canonical_reader = canonical_movement_order
         self.check = variant.check_movement_order  # looked up once: it runs per order
         for raw_power, items in orders.items():
             self.add(raw_power, items)

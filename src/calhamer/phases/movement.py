@@ -16,7 +16,7 @@ from calhamer.adjudicator import (
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import _CANONICAL_READ, Notation, _canonical_movement_order
+from calhamer.notation import Notation, canonical_movement_order, canonical_texts_read
 from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
@@ -106,7 +106,7 @@ class MovementReading:
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
         hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
         # The canonical reader's memo of this map (texts in calhamer's own form already read).
-        memo = _CANONICAL_READ.get(m) if self.canonical_reader else None
+        memo = canonical_texts_read(m) if self.canonical_reader else None
         # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
         item: Any
         order: Any
@@ -213,7 +213,7 @@ class MovementReading:
             # Text in calhamer's own form (what bots and the web judge send) is read by exact
             # look-ups; while the order stands as read, its canonical text is the text itself
             # (but for "VIA", written out as "VIA CONVOY").
-            exact = _canonical_movement_order(m, text)
+            exact = canonical_movement_order(m, text)
             if exact is not None:
                 source = _READ if text.endswith(" VIA") else _READ_EXACTLY
                 return [power, text, exact, exact, None, source]

@@ -50,16 +50,18 @@ class OrderTable:
 
     def __init__(self, position: Position, orders: dict[int, Order], rules: Rules) -> None:
         m = position.map
-        n = m.province_count
+        n = len(m.provinces)
         self.position = position  # variants read their units' own fields (colours) from it
         self.map: Map = m
         self.rules = rules
-        self.kind = [EMPTY] * n
-        self.owner = [-1] * n
+        self.kind = kind = [EMPTY] * n
+        self.owner = owner = [-1] * n  # the unit's power, as a number (only ever compared)
+        self.unit_type = unit_type = [-1] * n
         self.dest = [-1] * n  # move: target province; support: supported-into; convoy: army dest
         self.src = [-1] * n  # support: supported unit's province; convoy: army's province
-        self.via = [False] * n  # the move order itself says "via convoy"
         self.exact = [-1] * n  # move: the exact location; support: a coast it insists on
+        self.convoyed = [False] * n  # armies that go by sea (moves not next door, convoys meant)
+        self.via_convoy: set[int] = set()  # moves whose order itself says "via convoy"
         # Lists of provinces, one per province; one shared empty list stands for "none yet"
         # so that a phase does not build hundreds of empty lists (``_add`` replaces it, never
         # appends to it).
@@ -69,38 +71,27 @@ class OrderTable:
         self.hold_supports: list[list[int]] = [none] * n
         self.convoy_fleets: list[list[int]] = [none] * n
         self.void: dict[int, str] = {}
-        self.powers: list[str] = []
-        self.unit_type: list[int] = [-1] * n
-        power_index: dict[str, int] = {}
-
-        owner, kind_, unit_type = self.owner, self.kind, self.unit_type
-        powers = self.powers
-        for province, unit in position.units.items():
-            power = unit.power
-            idx = power_index.get(power)
-            if idx is None:
-                idx = power_index[power] = len(powers)
-                powers.append(power)
-            owner[province] = idx
-            kind_[province] = HOLD
-            unit_type[province] = unit.type
-
-        province_of = m.loc_province
-        loc_coast = m.loc_coast
-        army_adjacent = m.army_adjacent
-        kind, dest, src, exact, via = self.kind, self.dest, self.src, self.exact, self.via
-        movers_to = self.movers_to
-        self.adjacent = adjacent = [False] * n
-        self.convoyed = convoyed = [False] * n
         # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
         self.by_land: set[int] = set()
         self.movers: list[int] = []
         self.ordered: list[int] = []
+        _place_units(position, m, kind, owner, unit_type)
+        if orders:
+            self._read_orders(orders)
+
+    def _read_orders(self, orders: dict[int, Order]) -> None:
+        m = self.map
+        province_of = m.loc_province
+        loc_coast = m.loc_coast
+        army_adjacent = m.army_adjacent
+        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
+        unit_type, convoyed, via_convoy = self.unit_type, self.convoyed, self.via_convoy
+        movers_to = self.movers_to
         movers, ordered = self.movers, self.ordered
         convoys: list[int] = []
         supports: list[int] = []
-        next_door: list[int] = []  # armies moving next door: by land, unless a convoy is meant
         move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
+        fleet = FLEET
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
             cls = type(order)
@@ -118,19 +109,15 @@ class OrderTable:
                 to = order.dest  # type: ignore[attr-defined]
                 q = dest[province] = province_of[to]
                 exact[province] = to
-                via[province] = order.via_convoy  # type: ignore[attr-defined]
+                if order.via_convoy:  # type: ignore[attr-defined]
+                    via_convoy.add(province)
                 entries = movers_to[q]
                 if entries:
                     entries.append(province)
                 else:
                     movers_to[q] = [province]
-                if unit_type[province] == FLEET:
-                    adjacent[province] = True
-                elif q not in army_adjacent[province]:
-                    convoyed[province] = True
-                else:
-                    adjacent[province] = True
-                    next_door.append(province)
+                if unit_type[province] != fleet and q not in army_adjacent[province]:
+                    convoyed[province] = True  # not next door: by sea or not at all
             elif cls is support_cls:
                 supports.append(province)
                 kind[province] = SUPPORT
@@ -146,19 +133,35 @@ class OrderTable:
                 src[province] = province_of[order.army]  # type: ignore[attr-defined]
                 dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
 
-        convoy_fleets = self.convoy_fleets
+        if convoys or via_convoy:
+            self._read_convoys(convoys)
+        if supports:
+            self._read_supports(supports)
+
+    def _read_convoys(self, convoys: list[int]) -> None:
+        """Match the convoys to the armies' moves, and settle whether each army ordered next
+        door goes by sea."""
+        kind, dest, src = self.kind, self.dest, self.src
+        unit_type, convoyed, convoy_fleets = self.unit_type, self.convoyed, self.convoy_fleets
         for p in convoys:
             a = src[p]
             if kind[a] == MOVE and dest[a] == dest[p] and unit_type[a] != FLEET:
                 _add(convoy_fleets, a, p)
-        for p in next_door:
-            if via[p] or convoy_fleets[p]:
+        # Armies ordered next door go by land unless a convoy is meant (each army is judged
+        # on its own, so the order they are judged in does not matter).
+        for p in {*self.via_convoy, *(src[f] for f in convoys)}:
+            if (kind[p] == MOVE and unit_type[p] != FLEET and not convoyed[p]
+                    and (p in self.via_convoy or convoy_fleets[p])):
                 convoyed[p] = self._uses_convoy(p)
         for p in convoys:
             if p not in convoy_fleets[src[p]]:
                 self._void(p, "no army was ordered to move as this convoy says")
             elif not convoyed[src[p]]:
                 self._void(p, "the army moves by land, not by this convoy")
+
+    def _read_supports(self, supports: list[int]) -> None:
+        """Demote the supports that match no order given to holds; list the others."""
+        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
         hold_supports, move_supports = self.hold_supports, self.move_supports
         for p in supports:
             target = src[p]
@@ -184,6 +187,10 @@ class OrderTable:
                 else:
                     move_supports[target] = [p]
 
+    def next_door(self, p: int) -> bool:
+        """Whether the move of ``p`` is to a province next door (by land, for an army)."""
+        return self.unit_type[p] == FLEET or self.dest[p] in self.map.army_adjacent[p]
+
     def go_by_land(self, p: int) -> None:
         """Send army ``p`` (ordered next door) by land after all; its convoys stay ordered."""
         self.convoyed[p] = False
@@ -198,13 +205,13 @@ class OrderTable:
         the edition's convoy intent). Moves to provinces not next door always go by sea."""
         intent = self.rules.convoy_intent
         if intent is ConvoyIntent.EXPLICIT:
-            return self.via[p]
+            return p in self.via_convoy
         if intent is ConvoyIntent.SWAP_1971:
             q = self.dest[p]
             return bool(self.convoy_fleets[p]) and self.kind[q] == MOVE and self.dest[q] == p
         # 1982 and 2000/2023 alike: an own fleet convoying it, or the words "via convoy".
         own = self.owner[p]
-        return self.via[p] or any(self.owner[f] == own for f in self.convoy_fleets[p])
+        return p in self.via_convoy or any(self.owner[f] == own for f in self.convoy_fleets[p])
 
     def route_fleets(self, p: int, usable: Iterable[int]) -> bool:
         """Whether the fleets ``usable`` chain army ``p`` from its province to its target."""
@@ -221,6 +228,34 @@ class OrderTable:
     def fleets_on_routes(self, p: int) -> list[int]:
         """Convoying fleets that lie on some route of army ``p`` (the 1971 any-route rule)."""
         return fleets_on_some_route(self, p, self.convoy_fleets[p])
+
+
+_POWER_NUMBERS: dict[Map, dict[str, int]] = {}  # by map: its powers' codes, numbered
+
+
+def _place_units(
+    position: Position, m: Map, kind: list[int], owner: list[int], unit_type: list[int]
+) -> None:
+    """Mark every unit's province as held, with its owner's number and the unit's type."""
+    numbers = _POWER_NUMBERS.get(m)
+    if numbers is None:
+        if len(_POWER_NUMBERS) >= 64:
+            _POWER_NUMBERS.clear()  # maps made on the fly (tests): keep the table small
+        codes = (*m.power_codes, *m.minor_power_codes)
+        numbers = _POWER_NUMBERS[m] = {code: i for i, code in enumerate(codes)}
+    units = position.units
+    try:
+        for province, unit in units.items():
+            owner[province] = numbers[unit.power]
+            kind[province] = HOLD
+            unit_type[province] = unit.type
+    except KeyError:
+        # A power the map does not name: number the powers here instead.
+        known: dict[str, int] = {}
+        for province, unit in units.items():
+            owner[province] = known.setdefault(unit.power, len(known))
+            kind[province] = HOLD
+            unit_type[province] = unit.type
 
 
 def _add(table: list[list[int]], key: int, value: int) -> None:
@@ -263,7 +298,7 @@ def resolve_movement(
         return resolver
     while disrupted := [
         p for p in table.movers
-        if resolver.convoyed[p] and table.adjacent[p] and not resolver.path(p)
+        if resolver.convoyed[p] and table.next_door(p) and not resolver.path(p)
     ]:
         for p in disrupted:
             table.go_by_land(p)
@@ -334,8 +369,8 @@ class MovementResolver(GuessResolver):
             stands = world.convoy_route_stands(p)
             if (
                 not stands
-                and t.via[p]
-                and t.adjacent[p]
+                and p in t.via_convoy
+                and t.next_door(p)
                 and self.rules.via_convoy_falls_back_to_land
             ):
                 self.convoyed[p] = False  # the army takes the land route after all

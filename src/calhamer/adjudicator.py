@@ -74,7 +74,8 @@ class OrderTable:
         # Armies next door whose convoy was disrupted, so they went by land (1971 intent).
         self.by_land: set[int] = set()
         self.movers: list[int] = []
-        self.ordered: list[int] = []
+        self.ordered: list[int] = []  # the provinces of all moves, supports and convoys
+        self.swaps: list[tuple[int, int]] = []  # pairs of moves into each other's province
         _place_units(position, m, kind, owner, unit_type)
         if orders:
             self._read_orders(orders)
@@ -87,7 +88,7 @@ class OrderTable:
         kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
         unit_type, convoyed, via_convoy = self.unit_type, self.convoyed, self.via_convoy
         movers_to = self.movers_to
-        movers, ordered = self.movers, self.ordered
+        movers, ordered, swaps = self.movers, self.ordered, self.swaps
         convoys: list[int] = []
         supports: list[int] = []
         move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
@@ -116,6 +117,8 @@ class OrderTable:
                     entries.append(province)
                 else:
                     movers_to[q] = [province]
+                if kind[q] == MOVE and dest[q] == province:
+                    swaps.append((q, province))  # (the two read in either order)
                 if unit_type[province] != fleet and q not in army_adjacent[province]:
                     convoyed[province] = True  # not next door: by sea or not at all
             elif cls is support_cls:
@@ -328,10 +331,13 @@ class MovementResolver(GuessResolver):
         self.table = table
         self.rules = table.rules
         self.neutral = neutral
-        self.convoyed = list(table.convoyed)
+        alexander = self.rules.paradox is ParadoxRule.ALEXANDER
+        # The table's own list, copied where the resolver changes it (the Alexander rule sends
+        # some armies by land after all).
+        self.convoyed = list(table.convoyed) if alexander else table.convoyed
         self.fixed_path: dict[int, bool] = {}
         self.worlds: dict[frozenset[int], MovementResolver] = worlds if worlds is not None else {}
-        if self.rules.paradox is ParadoxRule.ALEXANDER:
+        if alexander:
             self._prepare_alexander_world(self.worlds)
         cls = type(self)
         standard = _STANDARD_STRENGTHS.get(cls)
@@ -343,12 +349,13 @@ class MovementResolver(GuessResolver):
             )
         # Whether decide_move may take the strengths as written out for the standard game.
         self._standard_strengths = standard
-        kind, dest = table.kind, table.dest
-        self.opponent = [-1] * len(kind)
-        for p in table.movers:
-            q = dest[p]
-            if kind[q] == MOVE and dest[q] == p and not self.convoyed[p] and not self.convoyed[q]:
-                self.opponent[p] = q
+        # Head-to-head battles: two moves into each other's province, neither by sea.
+        self.opponent = opponent = [-1] * len(table.kind)
+        convoyed = self.convoyed
+        for p, q in table.swaps:
+            if not convoyed[p] and not convoyed[q]:
+                opponent[p] = q
+                opponent[q] = p
 
     # -- the Alexander rule ------------------------------------------------------------------
 
@@ -498,26 +505,69 @@ class MovementResolver(GuessResolver):
                 return False
         return True
 
-    def _settle_unopposed(self) -> None:
-        """Settle, before the search, the decisions the standard rules take without asking any
-        other: a support or convoy nobody moves against stands, and an unsupported move over
-        land into an empty place nobody else goes to succeeds. Each is what :meth:`decide`
-        would answer with no guess involved, whatever order the decisions are taken in."""
+    def _settle_known(self) -> list[int]:
+        """Settle, before the search, the decisions whose answer no other decision can
+        change; return the others, in the table's order.
+
+        Each is settled to what :meth:`decide` answers, whatever the other decisions are: a
+        move into an empty place nobody else goes to, unsupported (it succeeds); an
+        unsupported move against a unit that stays or comes the other way, or a move against
+        one's own unit (it fails: 1 or 0 against at least 1); a support cut by a move over
+        land, of another power and not from where it supports into; a support or a convoy
+        nobody moves against. The search that follows finds them settled, and takes the rest
+        in the same order (``tests/test_resolver_shortcuts.py`` holds this to the long way).
+        """
         t = self.table
-        kind, dest, movers_to, move_supports = t.kind, t.dest, t.movers_to, t.move_supports
+        kind, dest, owner, movers_to = t.kind, t.dest, t.owner, t.movers_to
+        move_supports = t.move_supports
         resolution, resolved = self.resolution, self.resolved
-        convoyed, neutral = self.convoyed, self.neutral
+        convoyed, opponent = self.convoyed, self.opponent
+        left: list[int] = []  # decisions for the search, in the table's order
         for p in t.ordered:
             k = kind[p]
             if k == MOVE:
-                q = dest[p]
-                if (kind[q] != EMPTY or convoyed[p] or p in neutral or len(movers_to[q]) > 1
-                        or move_supports[p]):  # (its supports are asked for when it is)
+                if convoyed[p]:
+                    left.append(p)  # its path asks for the convoys
                     continue
-            elif k == HOLD or movers_to[p]:
-                continue
-            resolution[p] = True
+                q = dest[p]
+                kq = kind[q]
+                if kq == EMPTY:
+                    if move_supports[p] or len(movers_to[q]) > 1:
+                        left.append(p)
+                        continue
+                    value = True  # attack 1 against nothing and nobody
+                elif kq != MOVE or opponent[p] != -1:
+                    # A unit that stays, or comes the other way (its own move is not asked).
+                    if move_supports[p] and owner[q] != owner[p]:
+                        left.append(p)
+                        continue
+                    value = False  # attack 0 (own unit) or 1, against a hold or defence of 1+
+                else:
+                    left.append(p)  # asks whether the unit in its target leaves
+                    continue
+            elif k == SUPPORT:
+                movers = movers_to[p]
+                if movers:
+                    # decide_support: the first move that may cut it decides, if it comes
+                    # over land (a convoyed army's path, and the paradox rules, ask for more).
+                    cutter = next((m for m in movers if convoyed[m] or (
+                        owner[m] != owner[p] and m != dest[p])), -1)
+                    if cutter == -1 or convoyed[cutter]:
+                        left.append(p)  # (not cut: given unless dislodged, asking the moves)
+                        continue
+                    value = False  # cut
+                else:
+                    value = True
+            elif k == CONVOY:
+                if movers_to[p]:
+                    left.append(p)
+                    continue
+                value = True
+            else:
+                continue  # a support or convoy made void: it holds
+            resolution[p] = value
             resolved[p] = True
+        return left
 
     def _decide_standard_move(self, p: int) -> bool:
         """:meth:`decide_move` with the standard strengths written out: the strengths are
@@ -638,14 +688,15 @@ class MovementResolver(GuessResolver):
                 self.settle(n, False)
 
     def resolve_all(self) -> None:
-        kind = self.table.kind
+        if type(self) is MovementResolver and not self.neutral:
+            left = self._settle_known()  # the standard rules, as written here
+        else:
+            kind = self.table.kind
+            # Supports and convoys found void were demoted to holds.
+            left = [p for p in self.table.ordered if kind[p] != HOLD]
         resolve, resolved = self.resolve, self.resolved
-        if type(self) is MovementResolver:
-            self._settle_unopposed()
-        for p in self.table.ordered:
-            # Supports and convoys found void were demoted to holds; decisions already taken
-            # on the way to others need no call.
-            if kind[p] != HOLD and not resolved[p]:
+        for p in left:
+            if not resolved[p]:  # decisions taken on the way to others need no call
                 resolve(p)
 
 

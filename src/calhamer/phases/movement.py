@@ -50,6 +50,10 @@ _NOT_MOVEMENT = "only hold, move, support and convoy orders are given now"
 _CLASH = "the unit was given more than one order, so it holds"
 _NOT_PLAYERS = "this unit's order is not given by players"
 
+# The order classes whose values the reading takes as they are (a variant's own subclasses
+# are told apart by isinstance).
+_STANDARD_ORDERS = frozenset((Hold, Move, Support, Convoy))
+
 # Where an order came from, for writing its texts when the results are read.
 _GIVEN_AS_ORDER, _READ_EXACTLY, _READ = 0, 1, 2
 
@@ -96,42 +100,43 @@ class MovementReading:
         """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
         position, m = self.position, self.map
         power_codes, powers = m._power_codes, self.powers
-        entries, legal, ordered = self.entries, self.legal, self.ordered
+        add_entry, legal, ordered = self.entries.append, self.legal, self.ordered
         check, quick = self.check, self.quick
         loc_province = m.loc_province
-        units = position.units
         if quick is not None:
             army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
-        hold, move, support, convoy, order_type = Hold, Move, Support, Convoy, Order
+            # Looked up in a dict of its own: a read-only view's look-ups cost twice as much.
+            unit_at = editable(position.units).get
+        standard, hold, move, support = _STANDARD_ORDERS, Hold, Move, Support
+        order_type = Order
         # The canonical reader's memo of this map (texts in calhamer's own form already read).
         memo = canonical_texts_read(m) if self.canonical_reader else None
         # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
-        item: Any
         order: Any
         checked: Any
         for raw_power, items in orders.items():
             power = raw_power if raw_power in power_codes else (
                 m.find_power(raw_power) or raw_power.upper())
             powers[power] = None
-            for item in items:
-                cls = type(item)
-                if cls is hold or cls is move or cls is support or cls is convoy:
-                    order = item
-                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
-                    entries.append(entry)
+            for order in items:
+                cls = type(order)
+                if cls in standard:
+                    entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
+                    add_entry(entry)
                 elif (cls is str and memo is not None
-                      and (order := memo.get(item)) is not None):
+                      and (read := memo.get(order)) is not None):
                     # Canonical text read before on this map (a game repeats its orders): the
                     # memo's look-up, done here rather than through _read (as _read does it).
-                    entry = [power, item, order, order, None,
-                             _READ if item.endswith(" VIA") else _READ_EXACTLY]
-                    entries.append(entry)
+                    entry = [power, order, read, read, None,
+                             _READ if order.endswith(" VIA") else _READ_EXACTLY]
+                    add_entry(entry)
+                    order = read
                     cls = type(order)
-                elif cls is str or isinstance(item, str):
-                    entry = self._read(power, item)
-                    entries.append(entry)
+                elif cls is str or isinstance(order, str):
+                    entry = self._read(power, order)
+                    add_entry(entry)
                     order = entry[2]
                     if order is None:
                         continue  # unreadable: invalid already
@@ -140,9 +145,8 @@ class MovementReading:
                         entry[4] = _NOT_MOVEMENT
                         continue
                 else:
-                    order = item
-                    entry = [power, "", item, item, None, _GIVEN_AS_ORDER]
-                    entries.append(entry)
+                    entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
+                    add_entry(entry)
                     if not isinstance(order, order_type):
                         entry[4] = _NOT_MOVEMENT
                         continue
@@ -152,7 +156,7 @@ class MovementReading:
                     # goes to the full check below, which also says why an order is illegal).
                     loc = order.loc
                     here = loc_province[loc]
-                    unit = units.get(here)
+                    unit = unit_at(here)
                     if (
                         unit is not None and unit.power == power
                         and order.unit_type is unit.type and loc == unit.loc
@@ -173,7 +177,7 @@ class MovementReading:
                             target = loc_province[named]
                             into_loc = order.dest
                             into = target if into_loc is None else loc_province[into_loc]
-                            supported = units.get(target)
+                            supported = unit_at(target)
                             if (
                                 target != here and into != here and into in reach[unit.type][loc]
                                 and (supported is None or supported.loc == named)
@@ -196,14 +200,12 @@ class MovementReading:
                     province = here  # legal as given: the entry holds it already
                 if replace:
                     self._replace(province, entry, checked)
-                    continue
-                earlier = legal.get(province)
-                if earlier is None:
+                elif province not in legal:
                     legal[province] = checked
                     ordered[province] = entry
                 else:
                     self.more.setdefault(province, []).append(entry)
-                    if earlier != checked:
+                    if legal[province] != checked:
                         self.clashes.add(province)
 
     def _read(self, power: str, text: str) -> list[Any]:

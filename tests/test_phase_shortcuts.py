@@ -13,8 +13,9 @@ from types import MappingProxyType
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calhamer.phases import adjustments_needed, advance, update_centers
+from calhamer.phases import adjustments_needed, advance, retreat_options, update_centers
 from calhamer.phases.flow import _centres_after_fall, _winter_needed
+from calhamer.phases.retreats import _may_retreat_to
 from calhamer.pieces import Phase, Unit, phase_of
 from calhamer.position import Position
 from calhamer.rules import EDITIONS, find_rules
@@ -27,6 +28,7 @@ from test_properties import (
     M,
     movement_positions,
     pick,
+    retreat_positions,
 )
 
 RULES = [find_rules(name) for name in EDITIONS]
@@ -125,3 +127,15 @@ def test_a_fall_with_nothing_to_adjust_goes_to_spring() -> None:
     assert due == {} and free == set()
     assert not _winter_needed(fall, centers, due, free, rules)
     assert advance(fall, rules).phase == Phase(1902, "S", "M")
+
+
+@SETTINGS
+@given(case=retreat_positions())
+def test_retreat_destinations_checked_by_look_ups_are_the_listed_options(case: Case) -> None:
+    """Under the standard retreats, a destination is checked by look-ups: every location
+    passes exactly when retreat_options lists it."""
+    position = case.position
+    for entry in position.dislodged:
+        options = set(retreat_options(position, entry))
+        for loc in range(M.location_count):
+            assert _may_retreat_to(position, entry, loc) == (loc in options), (entry, loc)

@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 
 from calhamer.phases import adjustments_needed, advance, retreat_options, update_centers
 from calhamer.phases.flow import _centres_after_fall, _winter_needed
-from calhamer.phases.retreats import _may_retreat_to
+from calhamer.phases.retreats import _may_retreat_to, _own_choices
 from calhamer.pieces import Phase, Unit, phase_of
 from calhamer.position import Position
 from calhamer.rules import EDITIONS, find_rules
+from calhamer.variant import STANDARD
+from calhamer.variants import find_variant
 from test_properties import (
     POWERS,
     SETTINGS,
@@ -139,3 +141,11 @@ def test_retreat_destinations_checked_by_look_ups_are_the_listed_options(case: C
         options = set(retreat_options(position, entry))
         for loc in range(M.location_count):
             assert _may_retreat_to(position, entry, loc) == (loc in options), (entry, loc)
+
+
+def test_only_the_standard_retreat_choices_are_checked_by_look_ups() -> None:
+    """A variant with retreat choices of its own (Superdiplomacy's stacks may join their own
+    units) has every destination checked in its list; the standard game's by look-ups."""
+    assert not _own_choices(STANDARD)
+    assert not _own_choices(find_variant("standard"))
+    assert _own_choices(find_variant("superdiplomacy"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -52,18 +51,21 @@ def _may_retreat_to(position: Position, entry: Dislodged, dest: int) -> bool:
             and target != entry.attacker_from)
 
 
-_STANDARD_CHOICES: list[Callable[..., list[int]]] = []
+# Whether each variant class has retreat choices of its own, found once per class.
+_OWN_CHOICES: dict[type, bool] = {}
 
 
-def _standard_choices() -> Callable[..., list[int]]:
-    """``Variant.retreat_choices`` as the standard game has it, looked up once (the variant
-    module imports the phases, so not when this module is; an import here every phase would
-    cost more than the look-ups save)."""
-    if not _STANDARD_CHOICES:
-        from calhamer.variant import Variant
-
-        _STANDARD_CHOICES.append(Variant.retreat_choices)
-    return _STANDARD_CHOICES[0]
+def _own_choices(variant: object) -> bool:
+    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's
+    (``Variant.retreat_choices``, recognised by name: the variant module imports the phases,
+    so this one may not import it)."""
+    kind = type(variant)
+    own = _OWN_CHOICES.get(kind)
+    if own is None:
+        method = getattr(kind, "retreat_choices")  # noqa: B009 (any class, as variants are)
+        own = _OWN_CHOICES[kind] = (method.__module__, method.__qualname__) != (
+            "calhamer.variant", "Variant.retreat_choices")
+    return own
 
 
 def _retreat_needed(position: Position) -> bool:
@@ -79,7 +81,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     intake = Intake(position, orders)
     # Where the variant keeps the standard retreats, a destination is checked by look-ups
     # (_may_retreat_to) instead of in the list retreat_choices makes.
-    listed = type(intake.variant).retreat_choices is not _standard_choices()
+    listed = _own_choices(intake.variant)
     by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
     chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
     for result, order in intake.accepted:

@@ -89,8 +89,10 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             intake.illegal(result, "only builds, removals and waives are given in winter")
 
     for power, amount in due.items():
+        if amount >= 0:
+            continue
         missing = -amount - removed_by.get(power, 0)
-        if amount < 0 and missing > 0:
+        if missing > 0:
             for province in civil_disorder_removals(position, power, units, missing, rules):
                 unit = units.pop(province)
                 removed.append(province)

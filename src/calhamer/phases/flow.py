@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
-from calhamer.pieces import phase_of
+from calhamer.pieces import Unit, phase_of
 from calhamer.rules import Rules
 
 if TYPE_CHECKING:
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 K = TypeVar("K")
 V = TypeVar("V")
+
+_UNIT = Unit  # plain units count one each (a stack counts more)
 
 
 
@@ -49,15 +51,78 @@ def advance(position: Position, rules: Rules) -> Position:
     if phase.season == "S":
         return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
-        after = position.replace(
-            phase=phase_of(phase.year, "W", "A"),
-            centers=MappingProxyType(update_centers(position)),
-            contested=frozenset(),
-        )
-        if adjustments_needed(after, rules):
-            return after
-        return after.replace(phase=phase_of(phase.year + 1, "S", "M"))
+        centers, due, free = _centres_after_fall(position)
+        if due is None:  # the short count does not apply: ask the winter position
+            winter = position.replace(phase=phase_of(phase.year, "W", "A"),
+                                      centers=MappingProxyType(centers), contested=frozenset())
+            if adjustments_needed(winter, rules):
+                return winter
+            return winter.replace(phase=phase_of(phase.year + 1, "S", "M"))
+        # One position made: the winter if anyone adjusts, else next spring.
+        following = (phase_of(phase.year, "W", "A")
+                     if _winter_needed(position, centers, due, free, rules)
+                     else phase_of(phase.year + 1, "S", "M"))
+        return position.replace(phase=following, centers=MappingProxyType(centers),
+                                contested=frozenset())
     return position.replace(phase=phase_of(phase.year + 1, "S", "M"))
+
+
+def _centres_after_fall(
+    position: Position,
+) -> tuple[dict[int, str], dict[str, int] | None, set[int]]:
+    """The centres' owners after Fall (as :func:`update_centers` has them), each power's
+    builds (positive) or removals (negative) in the winter after (as ``adjustments()`` has
+    them, powers due none left out), and the owned centres nobody stands in, in one pass over
+    the units instead of three. The builds are None (and the free centres not worked out) when
+    the short count does not apply: a stack, or a centre counting more than one
+    (Superdiplomacy); the caller then asks the winter position the long way.
+
+    The short count: once Fall is over, a unit standing on a supply centre owns it, and counts
+    once for its power (the centre) and once against it (the unit). So a power's builds, or
+    removals if negative, are its centres nobody stands in less its units standing elsewhere;
+    only those are counted. ``tests/test_phase_shortcuts.py`` holds it to the long way.
+    """
+    m = position.map
+    weight = m.centre_weight
+    centers = editable(position.centers)
+    due: dict[str, int] = {}
+    get = due.get
+    plain = m.single_centres
+    for province, unit in position.units.items():
+        power = unit.power
+        if type(unit) is not _UNIT:
+            plain = False  # a stack counts all its units (and a variant's unit may be one)
+        if weight[province]:
+            centers[province] = power
+        else:
+            due[power] = get(power, 0) - 1
+            owner = centers.get(province)
+            if owner is not None:  # a centre entry on a province that is no supply centre
+                due[owner] = get(owner, 0) + 1
+    if not plain:
+        return centers, None, set()
+    free = centers.keys() - position.units.keys()
+    for province in free:
+        owner = centers[province]
+        due[owner] = get(owner, 0) + 1
+    return centers, due, free
+
+
+def _winter_needed(
+    position: Position, centers: dict[int, str], due: dict[str, int], free: set[int],
+    rules: Rules,
+) -> bool:
+    """:func:`adjustments_needed`, from the short count of :func:`_centres_after_fall`."""
+    if min(due.values(), default=0) < 0:
+        return True  # someone must remove
+    # A power due builds needs a free centre to build in (a home centre, under that rule).
+    home_only = rules.builds_in_home_centres_only
+    provinces = position.map.provinces
+    for province in free:
+        owner = centers[province]
+        if due[owner] > 0 and (not home_only or provinces[province].home == owner):
+            return True
+    return False
 
 
 def adjustments_needed(position: Position, rules: Rules) -> bool:

@@ -34,6 +34,40 @@ def retreat_options(position: Position, entry: Dislodged) -> list[int]:
             if (q := loc_province[d]) not in units and q not in contested and q != attacker]
 
 
+def _may_retreat_to(position: Position, entry: Dislodged, dest: int) -> bool:
+    """Whether ``dest`` (a province for an army, a location for a fleet) is among
+    :func:`retreat_options`, asked by look-ups instead of listing them all."""
+    m = position.map
+    unit = entry.unit
+    if unit.type is ARMY:
+        if dest not in m.army_adjacent[m.loc_province[unit.loc]]:
+            return False
+        target = dest
+    else:
+        if dest not in m.fleet_adjacent[unit.loc]:
+            return False
+        target = m.loc_province[dest]
+    return (target not in position.units and target not in position.contested
+            and target != entry.attacker_from)
+
+
+# Whether each variant class has retreat choices of its own, found once per class.
+_OWN_CHOICES: dict[type, bool] = {}
+
+
+def _own_choices(variant: object) -> bool:
+    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's
+    (``Variant.retreat_choices``, recognised by name: the variant module imports the phases,
+    so this one may not import it)."""
+    kind = type(variant)
+    own = _OWN_CHOICES.get(kind)
+    if own is None:
+        method = getattr(kind, "retreat_choices")  # noqa: B009 (any class, as variants are)
+        own = _OWN_CHOICES[kind] = (method.__module__, method.__qualname__) != (
+            "calhamer.variant", "Variant.retreat_choices")
+    return own
+
+
 def _retreat_needed(position: Position) -> bool:
     return bool(position.dislodged)
 
@@ -45,6 +79,9 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     m = position.map
     loc_province = m.loc_province
     intake = Intake(position, orders)
+    # Where the variant keeps the standard retreats, a destination is checked by look-ups
+    # (_may_retreat_to) instead of in the list retreat_choices makes.
+    listed = _own_choices(intake.variant)
     by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
     chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
     for result, order in intake.accepted:
@@ -59,7 +96,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             intake.illegal(result, why)
             continue
         if isinstance(order, Retreat):
-            checked = _checked_retreat(position, entry, order, intake, result)
+            checked = _checked_retreat(position, entry, order, intake, result, listed)
             if checked is None:
                 continue
             order = checked
@@ -119,7 +156,10 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)
 
 
-def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
+def _checked_retreat(
+    position: Position, entry: Dislodged, order: Retreat, intake: Intake, result: OrderResult,
+    listed: bool,
+) -> Retreat | None:
     m = position.map
     unit = entry.unit
     dest = order.dest
@@ -131,8 +171,11 @@ def _checked_retreat(position, entry, order, intake, result) -> Retreat | None:
             return None
     else:
         dest = m.province_of(dest)
-    options = position.variant.retreat_choices(position, entry)  # the one source of options
-    if dest not in options:
+    if listed:
+        allowed = dest in position.variant.retreat_choices(position, entry)  # the one source
+    else:
+        allowed = _may_retreat_to(position, entry, dest)
+    if not allowed:
         target = m.province_of(dest)
         if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
             unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]

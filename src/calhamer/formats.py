@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from itertools import chain
 from json.encoder import encode_basestring_ascii as _encode_text
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from calhamer.errors import CalhamerError, PhaseError
@@ -464,10 +465,11 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     """:func:`outcome_to_json` as one line of compact JSON (``calhamer adjudicate --jsonl``).
 
     The same text as ``json.dumps(outcome_to_json(outcome, rules), separators=(",", ":"))``,
-    byte for byte, written here without building the document first: each string's JSON form
-    (``"F STP/SC"``) is made once and looked up after. A variant that writes more than a
-    plain board (hidden information's views, its own state, its own unit notation, its own
-    kind of unit or result) gets the document written out and encoded as ever.
+    byte for byte, written here without building the document first: each result's JSON form
+    is made once and looked up after, units and centres are written from the map's own JSON
+    pieces (:class:`_MapJson`). A variant that writes more than a plain board (hidden
+    information's views, its own state, its own unit notation, its own kind of unit or
+    result) gets the document written out and encoded as ever.
     """
     before, nxt = outcome.before, outcome.next
     variant = before.variant
@@ -475,39 +477,40 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
             or type(variant.notation).format_unit is not Notation.format_unit):
         return _compact(outcome_to_json(outcome, rules))
     m = before.map
-    text = _json_text
-    unit_text = _unit_json(m)
+    pieces = _map_json(m)
     results = outcome.results
     known = _JSON_ENTRIES.get
-    entries = []
+    entries: dict[str, list[str]] = {}
     for power in _power_order(m, results):
-        pieces = []
+        given: list[str] = []
         added: list[OrderResult] = []
         for r in results[power]:
             if type(r) is not OrderResult:
                 return _compact(outcome_to_json(outcome, rules))
             if r.text:
                 key = (r.text, r.canonical, r.result, r.reason)
-                pieces.append(known(key) or _entry_json(key))
+                given.append(known(key) or _entry_json(key))
             else:
                 added.append(r)
         if added:  # after the orders given, in the order canonical_results gives them
             added.sort(key=_added_key)
             for r in added:
                 key = (r.text, r.canonical, r.result, r.reason)
-                pieces.append(known(key) or _entry_json(key))
-        entries.append(f"{text(power)}:[{','.join(pieces)}]")
+                given.append(known(key) or _entry_json(key))
+        entries[power] = given
+    unit_text = pieces.units
     dislodged = []
     for d in outcome.dislodged:
         if type(d.unit) is not Unit:
             return _compact(outcome_to_json(outcome, rules))
         dislodged.append(unit_text[d.unit.type][d.unit.loc])
-    position = _position_line(nxt, rules, unit_text)
+    position = _position_line(nxt, rules, pieces)
     if position is None:
         return _compact(outcome_to_json(outcome, rules))
     winner = nxt.winner()
-    end = f',"winner":{text(winner)}}}' if winner else "}"
-    return (f'{{"phase":{text(before.phase.code)},"results":{{{",".join(entries)}}},'
+    end = f',"winner":{_json_text(winner)}}}' if winner else "}"
+    return (f'{{"phase":{_json_text(before.phase.code)},"results":'
+            f'{_json_lists(entries, pieces.heads, empty=True)},'
             f'"dislodged":[{",".join(dislodged)}],"next":{position}{end}')
 
 
@@ -516,40 +519,91 @@ def _added_key(r: OrderResult) -> tuple[str, str]:
     return canonical.partition(" ")[2], canonical
 
 
-def _position_line(position: Position, rules: str | None,
-                   unit_text: tuple[list[str], list[str]]) -> str | None:
+class _MapJson:
+    """A map's names as the JSON text documents hold them, made once per map: every
+    location's army and fleet (``"A PAR"``, by unit type's number and location), every
+    location's name (``"STP/SC"``), each power's key opening its list (``"FRANCE":[``), the
+    supply centres in the order documents list them (by code), and each province's place in
+    that order (a list: its ``__getitem__`` is a cheaper sort key than a tuple's)."""
+
+    __slots__ = ("centre_set", "centres", "heads", "locs", "rank", "units")
+
+    def __init__(self, m: Map) -> None:
+        names = m.loc_names
+        self.units = ([_encode_text(f"A {name}") for name in names],
+                      [_encode_text(f"F {name}") for name in names])
+        self.locs = [_encode_text(name) for name in names]
+        self.heads = {p: _encode_text(p) + ":[" for p in m.power_codes}
+        self.rank = list(m.code_rank)
+        self.centres = sorted((p.id for p in m.provinces if p.is_supply_center),
+                              key=self.rank.__getitem__)
+        self.centre_set = frozenset(self.centres)
+
+
+_map_json = cache(_MapJson)
+
+
+def _json_lists(groups: dict[str, list[str]], heads: dict[str, str], *, empty: bool = False
+                ) -> str:
+    """A JSON object of lists, from each key's list of items already JSON text: ``{"AUSTRIA":
+    ["A BUD","F TRI"],...}``, in the order of ``groups``. Keys with no items are left out
+    unless ``empty``."""
+    return "{" + ",".join([
+        f'{heads.get(key) or _json_text(key) + ":["}{",".join(items)}]'
+        for key, items in groups.items() if empty or items
+    ]) + "}"
+
+
+def _table(mapping: Mapping[int, Any]) -> dict[int, Any]:
+    """A plain dict of ``mapping``: a read-only view's own dict copied in one call."""
+    return mapping.copy() if type(mapping) is MappingProxyType else dict(mapping)
+
+
+def _position_line(position: Position, rules: str | None, pieces: _MapJson) -> str | None:
     """:func:`position_to_json` of a plain board as compact JSON (None for any other)."""
     m = position.map
     text = _json_text
-    by_code = m.code_rank.__getitem__
-    placed = position.units
-    units: dict[str, list[str]] = {}
-    for province in sorted(placed, key=by_code):
+    codes = m.power_codes
+    # The tables are read from copies: a read-only view's look-ups each go through the
+    # dict's method by name, a copy of the dict behind it is one call.
+    placed, owners = _table(position.units), _table(position.centers)
+    if not owners.keys() <= pieces.centre_set:
+        return None  # a centre where the map has none: written by position_to_json
+    # Lists for every power of the map, in the map's order; one the map does not know (a
+    # minor power's) is put after them, and then they are sorted as _power_order sorts them.
+    units: dict[str, list[str]] = {p: [] for p in codes}
+    unit_text = pieces.units
+    for province in sorted(placed, key=pieces.rank.__getitem__):
         unit = placed[province]
         if type(unit) is not Unit:
             return None
-        piece = unit_text[unit.type][unit.loc]
-        if unit.power in units:
-            units[unit.power].append(piece)
+        group = units.get(unit.power)
+        if group is None:
+            units[unit.power] = [unit_text[unit.type][unit.loc]]
         else:
-            units[unit.power] = [piece]
-    names = _loc_json(m)
-    owners = position.centers
-    centers: dict[str, list[str]] = {}
-    for province in sorted(owners, key=by_code):
-        owner = owners[province]
-        if owner in centers:
-            centers[owner].append(names[province])
-        else:
-            centers[owner] = [names[province]]
+            group.append(unit_text[unit.type][unit.loc])
+    if len(units) > len(codes):
+        units = {p: units[p] for p in _power_order(m, units)}
+    # The map's supply centres in the order of their codes, each asked for its owner: no sort.
+    centers: dict[str, list[str]] = {p: [] for p in codes}
+    owner_of, names = owners.get, pieces.locs
+    for province in pieces.centres:
+        owner = owner_of(province)
+        if owner is not None:
+            group = centers.get(owner)
+            if group is None:
+                centers[owner] = [names[province]]
+            else:
+                group.append(names[province])
+    if len(centers) > len(codes):
+        centers = {p: centers[p] for p in _power_order(m, centers)}
+    heads = pieces.heads
     out = [f'{{"variant":{text(position.variant.name)}']
     if rules:
         out.append(f'"rules":{text(rules)}')
     out.append(f'"phase":{text(position.phase.code)}')
-    out.append('"units":{' + ",".join(
-        f'{text(p)}:[{",".join(units[p])}]' for p in _power_order(m, units)) + "}")
-    out.append('"centers":{' + ",".join(
-        f'{text(p)}:[{",".join(centers[p])}]' for p in _power_order(m, centers)) + "}")
+    out.append(f'"units":{_json_lists(units, heads)}')
+    out.append(f'"centers":{_json_lists(centers, heads)}')
     if position.phase.is_retreat:
         dislodged: dict[str, list[str]] = {}
         for d in position.dislodged:
@@ -559,8 +613,7 @@ def _position_line(position: Position, rules: str | None,
             if d.attacker_from is not None:
                 entry += f',"attacker_from":{text(m.provinces[d.attacker_from].code)}'
             dislodged.setdefault(d.unit.power, []).append(entry + "}")
-        out.append('"dislodged":{' + ",".join(
-            f'{text(p)}:[{",".join(e)}]' for p, e in dislodged.items()) + "}")
+        out.append(f'"dislodged":{_json_lists(dislodged, heads)}')
         contested = sorted(m.provinces[p].code for p in position.contested)
         out.append(f'"contested":[{",".join(map(text, contested))}]')
     return ",".join(out) + "}"
@@ -599,19 +652,6 @@ def _json_text(value: str) -> str:
             _JSON_TEXTS.clear()
         _JSON_TEXTS[value] = found
     return found
-
-
-@cache
-def _unit_json(m: Map) -> tuple[list[str], list[str]]:
-    """Every location's army and fleet as JSON text (``"A PAR"``), by unit type's number."""
-    return ([_encode_text(f"A {name}") for name in m.loc_names],
-            [_encode_text(f"F {name}") for name in m.loc_names])
-
-
-@cache
-def _loc_json(m: Map) -> list[str]:
-    """Every location's canonical name as JSON text (``"STP/SC"``)."""
-    return [_encode_text(name) for name in m.loc_names]
 
 
 def canonical_results(results: Mapping[str, list[Any]]) -> dict[str, list[Any]]:

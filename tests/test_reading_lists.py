@@ -165,3 +165,27 @@ def test_the_initial_position_reads_alike() -> None:
     for _ in range(2):
         assert outcome(position_from_json, doc) == outcome(model_read, doc)
         assert position_from_json(doc)[0] == start
+
+
+class Text(str):
+    """A string that is not a JSON string: the model's to read."""
+
+
+@pytest.mark.parametrize("changes", [
+    {"orders": [["A PAR H"]]},
+    {"orders": {"FRANCE": "A PAR H"}},
+    {"orders": {"FRANCE": [Text("A PAR H")]}},
+    {"centers": {"FRANCE": {"PAR": True}}},
+    {"centers": {"FRANCE": [Text("PAR")]}},
+    {"units": {"FRANCE": ("A PAR",)}},
+    {"units": {"FRANCE": [Text("A PAR")]}},
+    {"contested": ("BEL",)},
+    {"contested": [Text("BEL")]},
+    {"contested": None},
+    {"units": None},
+], ids=repr)
+def test_every_list_of_a_wrong_shape_is_the_models(changes: dict[str, Any]) -> None:
+    doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]},
+           "orders": {"FRANCE": ["A PAR H"]}, "contested": [], **changes}
+    assert _plain_fields(doc) is None
+    assert outcome(position_from_json, doc) == outcome(model_read, doc)

@@ -152,17 +152,11 @@ class _Fields(NamedTuple):
 _LIST, _TEXT = frozenset((list,)), frozenset((str,))
 
 
-def _text_list(value: object) -> bool:
-    """Whether ``value`` is a JSON list of strings (the types gathered in C, not looped)."""
-    return type(value) is list and set(map(type, value)) <= _TEXT
-
-
-def _text_lists(value: object) -> bool:
-    """Whether ``value`` is a JSON object of lists of strings."""
-    if type(value) is not dict:
-        return False
-    lists = value.values()
-    return set(map(type, lists)) <= _LIST and set(map(type, chain.from_iterable(lists))) <= _TEXT
+def _text_lists_all(lists: list[Any]) -> bool:
+    """Whether each of ``lists`` is a JSON list of strings (the types gathered in C,
+    not looped; a ``str`` subclass is no JSON string)."""
+    return (set(map(type, lists)) <= _LIST
+            and set(map(type, chain.from_iterable(lists))) <= _TEXT)
 
 
 def _plain_fields(doc: object) -> _Fields | None:
@@ -183,8 +177,10 @@ def _plain_fields(doc: object) -> _Fields | None:
         return None
     units, centers, orders = get("units", {}), get("centers", {}), get("orders", {})
     contested = get("contested", [])
-    if not (_text_lists(units) and _text_lists(centers) and _text_lists(orders)
-            and _text_list(contested)):
+    if type(units) is not dict or type(centers) is not dict or type(orders) is not dict:
+        return None
+    # Every list of strings at once: one gathering of the lists' types, one of the items'.
+    if not _text_lists_all([*units.values(), *centers.values(), *orders.values(), contested]):
         return None
     raw = get("dislodged", {})
     if type(raw) is not dict:

@@ -339,8 +339,9 @@ def _centres(m: Map, listed: Mapping[str, list[str]], *, direct: bool) -> dict[i
 # A plain document's whole units, or whole centres, as written (the map, the power keys, each
 # power's list) read into their table for the position: {province: unit} (units read by the
 # standard notation and known sound) or {province: owner}. A stream of phases meets the same
-# centres all year, and a power's units again in the phases after movement, so a table met
-# again is one look-up instead of a step an item. Only tables read without error are kept,
+# centres all year; the same units less often (a phase adjudicated again, an adjustment phase
+# after retreats that changed nothing). A table met again is one look-up instead of a step an
+# item; a miss costs building the key. Only tables read without error are kept,
 # as read-only views, which a position keeps as they are (nobody can change them); bounded
 # like the other memos (a table is a few hundred bytes).
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from functools import cache
 from itertools import chain
 from json.encoder import encode_basestring_ascii as _encode_text
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, UnitType, load_map
@@ -152,17 +152,11 @@ class _Fields(NamedTuple):
 _LIST, _TEXT = frozenset((list,)), frozenset((str,))
 
 
-def _text_list(value: object) -> bool:
-    """Whether ``value`` is a JSON list of strings (the types gathered in C, not looped)."""
-    return type(value) is list and set(map(type, value)) <= _TEXT
-
-
-def _text_lists(value: object) -> bool:
-    """Whether ``value`` is a JSON object of lists of strings."""
-    if type(value) is not dict:
-        return False
-    lists = value.values()
-    return set(map(type, lists)) <= _LIST and set(map(type, chain.from_iterable(lists))) <= _TEXT
+def _text_lists_all(lists: list[Any]) -> bool:
+    """Whether each of ``lists`` is a JSON list of strings (the types gathered in C,
+    not looped; a ``str`` subclass is no JSON string)."""
+    return (set(map(type, lists)) <= _LIST
+            and set(map(type, chain.from_iterable(lists))) <= _TEXT)
 
 
 def _plain_fields(doc: object) -> _Fields | None:
@@ -183,8 +177,10 @@ def _plain_fields(doc: object) -> _Fields | None:
         return None
     units, centers, orders = get("units", {}), get("centers", {}), get("orders", {})
     contested = get("contested", [])
-    if not (_text_lists(units) and _text_lists(centers) and _text_lists(orders)
-            and _text_list(contested)):
+    if type(units) is not dict or type(centers) is not dict or type(orders) is not dict:
+        return None
+    # Every list of strings at once: one gathering of the lists' types, one of the items'.
+    if not _text_lists_all([*units.values(), *centers.values(), *orders.values(), contested]):
         return None
     raw = get("dislodged", {})
     if type(raw) is not dict:
@@ -241,7 +237,8 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
     """The position, orders and edition of a document whose shape is checked.
 
     ``direct``: units and centres written in canonical form are looked up in memos of those
-    read before (units known sound need no :meth:`Position.status`); otherwise every name is
+    read before (units known sound need no :meth:`Position.status`), and a document's whole
+    units, or whole centres, met before are their table as read then; otherwise every name is
     read and the board checked, as the model path always did. Both read alike, and fail alike:
     a name the memos do not hold is read, and its error worded, by the same readers."""
     variant = find_variant(fields.variant)
@@ -250,29 +247,26 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
     find_rules(rules)  # fail early, with the list of editions, on a bad name
     phase = _phase(fields.phase or m.start_phase)
     codes = m._power_codes
-    specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
-    if direct:
-        units, sound = _units(m, specs, variant.notation.parse_unit)
-    else:
-        units, sound = units_from_specs(m, specs, variant.notation.parse_unit), False
-    centers: dict[int, str] = {}
-    centre_of = _centre_provinces(m) if direct else {}
-    for raw_power, names in fields.centers.items():
-        power = raw_power if raw_power in codes else _power(m, raw_power, "centers")
-        for code in names:
-            province = centre_of.get(code)
-            if province is None:
-                province = m.province_of(_location(m, code, f"centers of {power}"))
-                if not m.provinces[province].is_supply_center:
-                    raise PhaseError(
-                        f"centers of {power}: {m.describe(province)} is not a supply centre"
-                    )
-            owner = centers.setdefault(province, power)
-            if owner != power:
-                raise PhaseError(
-                    f"centers: {m.describe(province)} is listed for both {owner} and {power}; "
-                    "a centre has one owner, so list it for one power only"
-                )
+    parse_unit = variant.notation.parse_unit
+    # A document's whole units, or whole centres, met before are one look-up (see _UNIT_TABLES).
+    standard = direct and getattr(parse_unit, "__func__", None) is Notation.parse_unit
+    units_key = _table_key(m, fields.units) if standard else None
+    units = _UNIT_TABLES.get(units_key) if units_key is not None else None
+    sound = units is not None
+    if units is None:
+        specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
+        if direct:
+            units, sound = _units(m, specs, parse_unit)
+            if sound and units_key is not None:
+                units = _keep(_UNIT_TABLES, units_key, units)
+        else:
+            units = units_from_specs(m, specs, parse_unit)
+    centres_key = _table_key(m, fields.centers) if direct else None
+    centers = _CENTRE_TABLES.get(centres_key) if centres_key is not None else None
+    if centers is None:
+        centers = _centres(m, fields.centers, direct=direct)
+        if centres_key is not None:
+            centers = _keep(_CENTRE_TABLES, centres_key, centers)
     dislodged = []
     for raw_power, entries in fields.dislodged:
         power = _power(m, raw_power, "dislodged")
@@ -314,6 +308,61 @@ def _phase(code: str) -> Phase:
         if len(_PHASES) < 10_000:
             _PHASES[code] = phase
     return phase
+
+
+def _centres(m: Map, listed: Mapping[str, list[str]], *, direct: bool) -> dict[int, str]:
+    """The owner of each centre ``listed`` (raises :class:`PhaseError` for a name that is no
+    centre, or a centre listed for two powers). ``direct``: canonical names are looked up in
+    a table of the map's centres before being read."""
+    codes = m._power_codes
+    centers: dict[int, str] = {}
+    centre_of = _centre_provinces(m) if direct else {}
+    for raw_power, names in listed.items():
+        power = raw_power if raw_power in codes else _power(m, raw_power, "centers")
+        for code in names:
+            province = centre_of.get(code)
+            if province is None:
+                province = m.province_of(_location(m, code, f"centers of {power}"))
+                if not m.provinces[province].is_supply_center:
+                    raise PhaseError(
+                        f"centers of {power}: {m.describe(province)} is not a supply centre"
+                    )
+            owner = centers.setdefault(province, power)
+            if owner != power:
+                raise PhaseError(
+                    f"centers: {m.describe(province)} is listed for both {owner} and {power}; "
+                    "a centre has one owner, so list it for one power only"
+                )
+    return centers
+
+
+# A plain document's whole units, or whole centres, as written (the map, the power keys, each
+# power's list) read into their table for the position: {province: unit} (units read by the
+# standard notation and known sound) or {province: owner}. A stream of phases meets the same
+# centres all year; the same units less often (a phase adjudicated again, an adjustment phase
+# after retreats that changed nothing). A table met again is one look-up instead of a step an
+# item; a miss costs building the key. Only tables read without error are kept,
+# as read-only views, which a position keeps as they are (nobody can change them); bounded
+# like the other memos (a table is a few hundred bytes).
+T = TypeVar("T")
+_UNIT_TABLES: dict[tuple[object, ...], Mapping[int, Unit]] = {}
+_CENTRE_TABLES: dict[tuple[object, ...], Mapping[int, str]] = {}
+_TABLE_LIMIT = 4_096  # each
+
+
+def _table_key(m: Map, lists: Mapping[str, list[str]]) -> tuple[object, ...]:
+    """The key of ``lists`` (units or centres by power) in its memo: the map, the
+    powers, then each power's list as a tuple (no two documents that differ share a key)."""
+    return (m, *lists, *map(tuple, lists.values()))
+
+
+def _keep(memo: dict[tuple[object, ...], Mapping[int, T]], key: tuple[object, ...],
+          table: dict[int, T]) -> Mapping[int, T]:
+    """``table`` read-only, kept in ``memo`` under ``key`` while there is room."""
+    view = MappingProxyType(table)
+    if len(memo) < _TABLE_LIMIT:
+        memo[key] = view
+    return view
 
 
 @cache

@@ -39,7 +39,7 @@ POWER_KEYS = [*POWERS, "france", "Germany", "ATLANTIS"]
 
 
 def forget() -> None:
-    for memo in (formats._UNITS_READ, formats._UNIT_TABLES, formats._CENTRE_TABLES):
+    for memo in (formats._UNITS_READ, formats._CENTRE_TABLES):
         memo.clear()
 
 
@@ -127,13 +127,11 @@ def test_only_tables_read_without_error_are_kept() -> None:
         for _ in range(2):
             with pytest.raises(CalhamerError):
                 position_from_json(bad)
-    # The units' table is read and kept; the empty tables of the bad documents' other half.
-    assert [key[1:] for key in formats._UNIT_TABLES] == [("FRANCE", ("A PAR", "A BUR", "F BRE")),
-                                                          ()]
+    # The centres' table is read and kept; the empty table of the bad documents' other half.
     assert [key[1:] for key in formats._CENTRE_TABLES] == [("france", ("PAR",)), ()]
     first, second = position_from_json(good)[0], position_from_json(good)[0]
     assert first == second
-    assert first.units is second.units  # one read-only table, as read
+    assert first.centers is second.centers  # one read-only table, as read
     assert first == model_read(good)[0]
 
 
@@ -144,16 +142,14 @@ def test_the_table_memos_are_bounded(monkeypatch) -> None:
     for place in places:
         doc = {"units": {"FRANCE": [f"A {place}"]}, "centers": {"FRANCE": ["PAR"]}}
         assert position_from_json(doc) == model_read(doc)
-    assert len(formats._UNIT_TABLES) == 2
     assert len(formats._CENTRE_TABLES) == 1
 
 
-def test_a_variant_with_its_own_unit_reader_is_not_kept() -> None:
+def test_a_variant_with_its_own_unit_reader_reads_alike() -> None:
     forget()
     doc = {"variant": "arpiesse", "units": {"FRANCE": ["A PAR"]}}
     for _ in range(2):
         assert outcome(position_from_json, doc) == outcome(model_read, doc)
-    assert not formats._UNIT_TABLES
 
 
 def test_the_initial_position_reads_alike() -> None:

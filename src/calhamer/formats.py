@@ -238,7 +238,7 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
 
     ``direct``: units and centres written in canonical form are looked up in memos of those
     read before (units known sound need no :meth:`Position.status`), and a document's whole
-    units, or whole centres, met before are their table as read then; otherwise every name is
+    centres met before are their table as read then; otherwise every name is
     read and the board checked, as the model path always did. Both read alike, and fail alike:
     a name the memos do not hold is read, and its error worded, by the same readers."""
     variant = find_variant(fields.variant)
@@ -247,20 +247,12 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
     find_rules(rules)  # fail early, with the list of editions, on a bad name
     phase = _phase(fields.phase or m.start_phase)
     codes = m._power_codes
-    parse_unit = variant.notation.parse_unit
-    # A document's whole units, or whole centres, met before are one look-up (see _UNIT_TABLES).
-    standard = direct and getattr(parse_unit, "__func__", None) is Notation.parse_unit
-    units_key = _table_key(m, fields.units) if standard else None
-    units = _UNIT_TABLES.get(units_key) if units_key is not None else None
-    sound = units is not None
-    if units is None:
-        specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
-        if direct:
-            units, sound = _units(m, specs, parse_unit)
-            if sound and units_key is not None:
-                units = _keep(_UNIT_TABLES, units_key, units)
-        else:
-            units = units_from_specs(m, specs, parse_unit)
+    specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
+    if direct:
+        units, sound = _units(m, specs, variant.notation.parse_unit)
+    else:
+        units, sound = units_from_specs(m, specs, variant.notation.parse_unit), False
+    # A document's whole centres met before are one look-up (see _CENTRE_TABLES).
     centres_key = _table_key(m, fields.centers) if direct else None
     centers = _CENTRE_TABLES.get(centres_key) if centres_key is not None else None
     if centers is None:
@@ -336,22 +328,20 @@ def _centres(m: Map, listed: Mapping[str, list[str]], *, direct: bool) -> dict[i
     return centers
 
 
-# A plain document's whole units, or whole centres, as written (the map, the power keys, each
-# power's list) read into their table for the position: {province: unit} (units read by the
-# standard notation and known sound) or {province: owner}. A stream of phases meets the same
-# centres all year; the same units less often (a phase adjudicated again, an adjustment phase
-# after retreats that changed nothing). A table met again is one look-up instead of a step an
-# item; a miss costs building the key. Only tables read without error are kept,
-# as read-only views, which a position keeps as they are (nobody can change them); bounded
-# like the other memos (a table is a few hundred bytes).
+# A plain document's whole centres, as written (the map, the power keys, each power's list),
+# read into their table for the position ({province: owner}). A stream of phases meets the
+# same centres all year (they change hands only after Fall), so a table met again is one
+# look-up instead of a step a centre; a miss costs building the key. Only tables read without
+# error are kept, as read-only views, which a position keeps as they are (nobody can change
+# them); bounded like the other memos (a table is a few hundred bytes). Units are not kept
+# whole: they change every phase, so a stream would rarely meet the same units again.
 T = TypeVar("T")
-_UNIT_TABLES: dict[tuple[object, ...], Mapping[int, Unit]] = {}
 _CENTRE_TABLES: dict[tuple[object, ...], Mapping[int, str]] = {}
-_TABLE_LIMIT = 4_096  # each
+_TABLE_LIMIT = 4_096
 
 
 def _table_key(m: Map, lists: Mapping[str, list[str]]) -> tuple[object, ...]:
-    """The key of ``lists`` (units or centres by power) in its memo: the map, the
+    """The key of ``lists`` (centres by power) in its memo: the map, the
     powers, then each power's list as a tuple (no two documents that differ share a key)."""
     return (m, *lists, *map(tuple, lists.values()))
 

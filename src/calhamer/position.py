@@ -129,6 +129,8 @@ class Position:
         new = object.__new__(Position)
         fields = new.__dict__
         fields.update(self.__dict__)
+        if _DUE in fields:  # counted from the old fields: the new position counts its own
+            del fields[_DUE]  # (asked first: pop() unshares an instance dict's keys)
         fields.update(changes)
         if "units" in changes:
             fields["units"] = _frozen(changes["units"])  # type: ignore[arg-type]
@@ -183,11 +185,27 @@ class Position:
         return [p for p in self.map.power_codes if p in alive]
 
     def adjustments(self) -> dict[str, int]:
-        """Builds (positive) or removals (negative) each power is due in an adjustment phase."""
-        due = dict.fromkeys(self.map.power_codes, 0)  # centres less units, counted in one go
-        self._add_centres(due, 1)
-        self._add_units(due, -1)
+        """Builds (positive) or removals (negative) each power is due in an adjustment phase
+        (a new dict each call; counted once per position)."""
+        known = self.__dict__.get(_DUE)
+        if known is None:
+            known = {}  # centres less units, counted in one go
+            self._add_centres(known, 1)
+            self._add_units(known, -1)
+            self.__dict__[_DUE] = known
+        due = dict.fromkeys(self.map.power_codes, 0)  # every player's power, due none or more
+        due.update(known)
         return due
+
+    def remember_adjustments(self, due: dict[str, int]) -> None:
+        """Keep ``due`` as the count :meth:`adjustments` gives (powers left out are due none):
+        for the step that made this position and has counted its builds and removals already
+        (the end of a Fall), so that the adjustment phase does not count them again. ``due``
+        is kept as it is: the caller hands it over.
+
+        The count is derived from the position, not a field of it: equality, hashing and
+        pickling leave it out, and :meth:`replace` drops it."""
+        self.__dict__[_DUE] = due
 
     def winner(self) -> str | None:
         """The great power holding the centres a solo needs (the map's victory number, as the
@@ -209,6 +227,9 @@ class Position:
     def __repr__(self) -> str:
         return f"<Position {self.map.name} {self.phase.code}: {len(self.units)} units>"
 
+
+# Where a position keeps the count of :meth:`Position.adjustments` (not a field).
+_DUE = "_adjustments_due"
 
 _FIELDS = frozenset(("map", "phase", "units", "centers", "dislodged", "contested", "variant",
                      "extra"))

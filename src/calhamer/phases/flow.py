@@ -59,11 +59,17 @@ def advance(position: Position, rules: Rules) -> Position:
                 return winter
             return winter.replace(phase=phase_of(phase.year + 1, "S", "M"))
         # One position made: the winter if anyone adjusts, else next spring.
-        following = (phase_of(phase.year, "W", "A")
-                     if _winter_needed(position, centers, due, free, rules)
-                     else phase_of(phase.year + 1, "S", "M"))
-        return position.replace(phase=following, centers=MappingProxyType(centers),
-                                contested=frozenset())
+        if _winter_needed(position, centers, due, free, rules):
+            winter = position.replace(phase=phase_of(phase.year, "W", "A"),
+                                      centers=MappingProxyType(centers), contested=frozenset())
+            # The winter's phase need not count them again. Kept where the short count is
+            # adjustments()'s exactly: on a map with minor powers, one whose units all stand on
+            # its own centres would be missing from it (at zero).
+            if not position.map.minor_powers:
+                winter.remember_adjustments(due)
+            return winter
+        return position.replace(phase=phase_of(phase.year + 1, "S", "M"),
+                                centers=MappingProxyType(centers), contested=frozenset())
     return position.replace(phase=phase_of(phase.year + 1, "S", "M"))
 
 

@@ -155,12 +155,15 @@ class MovementReading:
                 if quick is not None:
                     # The usual orders, legal exactly as given, settled by look-ups (any other
                     # goes to the full check below, which also says why an order is illegal).
-                    loc = order.loc
+                    # Every path above leaves an Order here (named as one: compiled, its
+                    # fields are then read natively).
+                    given_order: Order = order
+                    loc = given_order.loc
                     here = loc_province[loc]
                     unit = units.get(here)
                     if (
                         unit is not None and unit.power == power
-                        and order.unit_type is unit.type and loc == unit.loc
+                        and given_order.unit_type is unit.type and loc == unit.loc
                     ):
                         if cls is hold:
                             checked = order

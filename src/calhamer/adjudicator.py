@@ -93,6 +93,10 @@ class OrderTable:
         supports: list[int] = []
         move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
         fleet = FLEET
+        # Taken loosely, and named again with the class it is found to be (``move_order:
+        # Move``...): compiled, that checks its type once, and its fields are then read
+        # natively rather than looked up by name (plain Python pays nothing for it).
+        order: Any
         for province in sorted(orders):  # the same tables whatever order the orders came in
             order = orders[province]
             cls = type(order)
@@ -107,10 +111,11 @@ class OrderTable:
             if cls is move_cls:
                 movers.append(province)
                 kind[province] = MOVE
-                to = order.dest  # type: ignore[attr-defined]
+                move_order: Move = order
+                to = move_order.dest
                 q = dest[province] = province_of[to]
                 exact[province] = to
-                if order.via_convoy:  # type: ignore[attr-defined]
+                if move_order.via_convoy:
                     via_convoy.add(province)
                 entries = movers_to[q]
                 if entries:
@@ -124,8 +129,9 @@ class OrderTable:
             elif cls is support_cls:
                 supports.append(province)
                 kind[province] = SUPPORT
-                src[province] = province_of[order.target]  # type: ignore[attr-defined]
-                into = order.dest  # type: ignore[attr-defined]
+                support_order: Support = order
+                src[province] = province_of[support_order.target]
+                into = support_order.dest
                 if into is not None:
                     dest[province] = province_of[into]
                     if loc_coast[into] is not None:
@@ -133,8 +139,9 @@ class OrderTable:
             else:
                 convoys.append(province)
                 kind[province] = CONVOY
-                src[province] = province_of[order.army]  # type: ignore[attr-defined]
-                dest[province] = province_of[order.dest]  # type: ignore[attr-defined]
+                convoy_order: Convoy = order
+                src[province] = province_of[convoy_order.army]
+                dest[province] = province_of[convoy_order.dest]
 
         if convoys or via_convoy:
             self._read_convoys(convoys)

@@ -107,8 +107,9 @@ class MovementReading:
             army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
-            # Looked up in a dict of its own: a read-only view's look-ups cost twice as much.
-            unit_at = editable(position.units).get
+            # Looked up in a dict of its own: a read-only view's look-ups cost twice as much
+            # (and compiled, a dict typed as one is looked up natively).
+            units: dict[int, Unit] = editable(position.units)
         standard, hold, move, support = _STANDARD_ORDERS, Hold, Move, Support
         order_type = Order
         # The canonical reader's memo of this map (texts in calhamer's own form already read).
@@ -154,30 +155,37 @@ class MovementReading:
                 if quick is not None:
                     # The usual orders, legal exactly as given, settled by look-ups (any other
                     # goes to the full check below, which also says why an order is illegal).
-                    loc = order.loc
+                    # Every path above leaves an Order here (named as one: compiled, its
+                    # fields are then read natively).
+                    given_order: Order = order
+                    loc = given_order.loc
                     here = loc_province[loc]
-                    unit = unit_at(here)
+                    unit = units.get(here)
                     if (
                         unit is not None and unit.power == power
-                        and order.unit_type is unit.type and loc == unit.loc
+                        and given_order.unit_type is unit.type and loc == unit.loc
                     ):
                         if cls is hold:
                             checked = order
                         elif cls is move:
+                            # Named with its class, so that compiled, its fields are read
+                            # natively (plain Python pays nothing for it).
+                            move_order: Move = order
                             if unit.type is ARMY:
-                                if order.dest in army_moves[loc]:
+                                if move_order.dest in army_moves[loc]:
                                     checked = order
                             elif (
-                                not order.via_convoy
-                                and order.dest in fleet_moves[loc]
+                                not move_order.via_convoy
+                                and move_order.dest in fleet_moves[loc]
                             ):
                                 checked = order
                         elif cls is support:
-                            named = order.target
+                            support_order: Support = order
+                            named = support_order.target
                             target = loc_province[named]
-                            into_loc = order.dest
+                            into_loc = support_order.dest
                             into = target if into_loc is None else loc_province[into_loc]
-                            supported = unit_at(target)
+                            supported = units.get(target)
                             if (
                                 target != here and into != here and into in reach[unit.type][loc]
                                 and (supported is None or supported.loc == named)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.map import Map, UnitType, load_map
 from calhamer.notation import Notation
+from calhamer.phases.flow import editable
 from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import find_rules
@@ -593,11 +594,6 @@ def _json_lists(groups: dict[str, list[str]], heads: dict[str, str], *, empty: b
     ]) + "}"
 
 
-def _table(mapping: Mapping[int, Any]) -> dict[int, Any]:
-    """A plain dict of ``mapping``: a read-only view's own dict copied in one call."""
-    return mapping.copy() if type(mapping) is MappingProxyType else dict(mapping)
-
-
 def _position_line(position: Position, rules: str | None, pieces: _MapJson) -> str | None:
     """:func:`position_to_json` of a plain board as compact JSON (None for any other)."""
     m = position.map
@@ -605,7 +601,7 @@ def _position_line(position: Position, rules: str | None, pieces: _MapJson) -> s
     codes = m.power_codes
     # The tables are read from copies: a read-only view's look-ups each go through the
     # dict's method by name, a copy of the dict behind it is one call.
-    placed, owners = _table(position.units), _table(position.centers)
+    placed, owners = editable(position.units), editable(position.centers)
     if not owners.keys() <= pieces.centre_set:
         return None  # a centre where the map has none: written by position_to_json
     # Lists for every power of the map, in the map's order; one the map does not know (a

@@ -129,8 +129,7 @@ class Position:
         new = object.__new__(Position)
         fields = new.__dict__
         fields.update(self.__dict__)
-        if _DUE in fields:  # counted from the old fields: the new position counts its own
-            del fields[_DUE]  # (asked first: pop() unshares an instance dict's keys)
+        fields.pop(_DUE, None)  # counted from the old fields: the new position counts its own
         fields.update(changes)
         if "units" in changes:
             fields["units"] = _frozen(changes["units"])  # type: ignore[arg-type]

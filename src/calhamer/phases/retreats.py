@@ -24,14 +24,12 @@ def retreat_options(position: Position, entry: Dislodged) -> list[int]:
     """Every location the dislodged unit may retreat to."""
     m = position.map
     unit = entry.unit
-    units, contested = position.units, position.contested
-    attacker = entry.attacker_from
     if unit.type is ARMY:
         return [q for q in sorted(m.army_adjacent[m.loc_province[unit.loc]])
-                if q not in units and q not in contested and q != attacker]
+                if _open_to_retreat(position, entry, q)]
     loc_province = m.loc_province
     return [d for d in sorted(m.fleet_adjacent[unit.loc])
-            if (q := loc_province[d]) not in units and q not in contested and q != attacker]
+            if _open_to_retreat(position, entry, loc_province[d])]
 
 
 def _may_retreat_to(position: Position, entry: Dislodged, dest: int) -> bool:
@@ -40,15 +38,17 @@ def _may_retreat_to(position: Position, entry: Dislodged, dest: int) -> bool:
     m = position.map
     unit = entry.unit
     if unit.type is ARMY:
-        if dest not in m.army_adjacent[m.loc_province[unit.loc]]:
-            return False
-        target = dest
-    else:
-        if dest not in m.fleet_adjacent[unit.loc]:
-            return False
-        target = m.loc_province[dest]
-    return (target not in position.units and target not in position.contested
-            and target != entry.attacker_from)
+        return (dest in m.army_adjacent[m.loc_province[unit.loc]]
+                and _open_to_retreat(position, entry, dest))
+    return (dest in m.fleet_adjacent[unit.loc]
+            and _open_to_retreat(position, entry, m.loc_province[dest]))
+
+
+def _open_to_retreat(position: Position, entry: Dislodged, province: int) -> bool:
+    """The standard rule: a unit retreats only into a province nobody holds, not left empty
+    by a standoff, and not the one its attacker came from."""
+    return (province not in position.units and province not in position.contested
+            and province != entry.attacker_from)
 
 
 # Whether each variant class has retreat choices of its own, found once per class.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
@@ -115,10 +116,12 @@ def _centres_after_fall(
 
 
 def _winter_needed(
-    position: Position, centers: dict[int, str], due: dict[str, int], free: set[int],
-    rules: Rules,
+    position: Position, centers: Mapping[int, str], due: Mapping[str, int],
+    free: AbstractSet[int], rules: Rules,
 ) -> bool:
-    """:func:`adjustments_needed`, from the short count of :func:`_centres_after_fall`."""
+    """Whether anyone adjusts this winter, from the centres' owners, each power's builds
+    (removals if negative) ``due`` and the owned centres nobody stands in (``free``): the
+    long count of :func:`adjustments_needed` or the short one of :func:`_centres_after_fall`."""
     if min(due.values(), default=0) < 0:
         return True  # someone must remove
     # A power due builds needs a free centre to build in (a home centre, under that rule).
@@ -133,25 +136,8 @@ def _winter_needed(
 
 def adjustments_needed(position: Position, rules: Rules) -> bool:
     """Whether any power must remove, or could build, this winter."""
-    due = position.adjustments()
-    growing = set()
-    for power, amount in due.items():
-        if amount < 0:
-            return True
-        if amount > 0:
-            growing.add(power)
-    if not growing:
-        return False
-    # A power due builds needs a free centre to build in (buildable_centres, for all at once).
-    units = position.units
-    home_only = rules.builds_in_home_centres_only
-    provinces = position.map.provinces
-    for province, owner in position.centers.items():
-        if owner in growing and province not in units and (
-            not home_only or provinces[province].home == owner
-        ):
-            return True
-    return False
+    free = position.centers.keys() - position.units.keys()
+    return _winter_needed(position, position.centers, position.adjustments(), free, rules)
 
 
 def buildable_centres(position: Position, power: str, rules: Rules) -> list[int]:

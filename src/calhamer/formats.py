@@ -23,6 +23,7 @@ from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
 from calhamer.results import OrderResult, PhaseOutcome
 from calhamer.rules import find_rules
 from calhamer.variants import find_variant
+from calhamer.victory import VictoryRule
 from calhamer.views import PowerView, power_views
 
 if TYPE_CHECKING:
@@ -519,38 +520,43 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     m = before.map
     pieces = _map_json(m)
     results = outcome.results
-    known = _JSON_ENTRIES.get
-    entries: dict[str, list[str]] = {}
+    known, heads = _JSON_ENTRIES, pieces.heads
+    written = []  # each power's results, key and list, as JSON text
     for power in _power_order(m, results):
         given: list[str] = []
-        added: list[OrderResult] = []
+        added: list[OrderResult] | None = None
         for r in results[power]:
             if type(r) is not OrderResult:
                 return _compact(outcome_to_json(outcome, rules))
             if r.text:
                 key = (r.text, r.canonical, r.result, r.reason)
-                given.append(known(key) or _entry_json(key))
+                try:  # a subscript, not .get: the look-up that hits is the cheaper
+                    given.append(known[key])
+                except KeyError:
+                    given.append(_entry_json(key))
+            elif added is None:
+                added = [r]
             else:
                 added.append(r)
         if added:  # after the orders given, in the order canonical_results gives them
             added.sort(key=_added_key)
             for r in added:
                 key = (r.text, r.canonical, r.result, r.reason)
-                given.append(known(key) or _entry_json(key))
-        entries[power] = given
+                given.append(known.get(key) or _entry_json(key))
+        written.append(f'{heads.get(power) or _json_text(power) + ":["}{",".join(given)}]')
     unit_text = pieces.units
     dislodged = []
     for d in outcome.dislodged:
         if type(d.unit) is not Unit:
             return _compact(outcome_to_json(outcome, rules))
         dislodged.append(unit_text[d.unit.type][d.unit.loc])
-    position = _position_line(nxt, rules, pieces)
-    if position is None:
+    board = _board_line(nxt, rules, pieces)
+    if board is None:
         return _compact(outcome_to_json(outcome, rules))
-    winner = nxt.winner()
+    position, centers = board
+    winner = _solo(nxt, centers)
     end = f',"winner":{_json_text(winner)}}}' if winner else "}"
-    return (f'{{"phase":{_json_text(before.phase.code)},"results":'
-            f'{_json_lists(entries, pieces.heads, empty=True)},'
+    return (f'{{"phase":{_json_text(before.phase.code)},"results":{{{",".join(written)}}},'
             f'"dislodged":[{",".join(dislodged)}],"next":{position}{end}')
 
 
@@ -583,19 +589,43 @@ class _MapJson:
 _map_json = cache(_MapJson)
 
 
-def _json_lists(groups: dict[str, list[str]], heads: dict[str, str], *, empty: bool = False
-                ) -> str:
+def _json_lists(groups: dict[str, list[str]], heads: dict[str, str]) -> str:
     """A JSON object of lists, from each key's list of items already JSON text: ``{"AUSTRIA":
-    ["A BUD","F TRI"],...}``, in the order of ``groups``. Keys with no items are left out
-    unless ``empty``."""
+    ["A BUD","F TRI"],...}``, in the order of ``groups``. Keys with no items are left out."""
     return "{" + ",".join([
         f'{heads.get(key) or _json_text(key) + ":["}{",".join(items)}]'
-        for key, items in groups.items() if empty or items
+        for key, items in groups.items() if items
     ]) + "}"
+
+
+def _solo(position: Position, centers: dict[str, list[str]]) -> str | None:
+    """:meth:`Position.winner` of a position whose centres :func:`_board_line` listed as
+    ``centers``: under the standard victory rule, every centre counting one and owned by the
+    map's players, the first power in the map's order listing the centres a solo needs (the
+    lists are counted, not the centres again); else the position is asked."""
+    m = position.map
+    rule = type(position.variant.victory)
+    if (rule.solo is not VictoryRule.solo or rule.centres_needed is not VictoryRule.centres_needed
+            or not m.single_centres or len(centers) != len(m.power_codes)):
+        return position.winner()
+    need = m.victory_centers
+    if need:
+        for power, listed in centers.items():
+            if len(listed) >= need:
+                return power
+    return None
 
 
 def _position_line(position: Position, rules: str | None, pieces: _MapJson) -> str | None:
     """:func:`position_to_json` of a plain board as compact JSON (None for any other)."""
+    board = _board_line(position, rules, pieces)
+    return None if board is None else board[0]
+
+
+def _board_line(position: Position, rules: str | None, pieces: _MapJson
+                ) -> tuple[str, dict[str, list[str]]] | None:
+    """:func:`_position_line`, and the centres it listed by power (each power of the map
+    first, in the map's order, with the centres it owns; then any other owner)."""
     m = position.map
     text = _json_text
     codes = m.power_codes
@@ -651,7 +681,7 @@ def _position_line(position: Position, rules: str | None, pieces: _MapJson) -> s
         out.append(f'"dislodged":{_json_lists(dislodged, heads)}')
         contested = sorted(m.provinces[p].code for p in position.contested)
         out.append(f'"contested":[{",".join(map(text, contested))}]')
-    return ",".join(out) + "}"
+    return ",".join(out) + "}", centers
 
 
 # Results as JSON text, by their four fields: a game's results repeat from phase to phase

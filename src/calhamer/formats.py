@@ -49,7 +49,7 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     """
     subject = f"{name} is " if name else ""
     try:
-        doc = json.loads(text)
+        doc = _loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
         raise DocumentError(f"{subject}not valid JSON: {exc.msg} ({where})") from None
@@ -63,6 +63,27 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     if (text.count("[") + text.count("{") > MAX_DEPTH
             and _depth_exceeds(doc, MAX_DEPTH)):
         raise DocumentError(f"{subject}{_too_deep()}")
+    return doc
+
+
+# JSON's own scanner (in C), as json.loads sets it up; and the blanks JSON allows around a value.
+# (The decoder sets scan_once up in its __init__; the type stubs do not declare it.)
+_scan_once: Callable[[str, int], tuple[Any, int]] = (
+    json.JSONDecoder().scan_once)  # type: ignore[attr-defined]
+_BLANKS = " \t\n\r"
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``: read by the scanner straight away when ``text`` holds one value
+    and blanks at most (what every good document is), without the Python steps of
+    ``json.loads`` around it (a phase of ``--jsonl`` reads one document). Any other text is
+    read again by ``json.loads``, which raises its own errors as ever."""
+    try:
+        doc, end = _scan_once(text, len(text) - len(text.lstrip(_BLANKS)))
+    except (StopIteration, ValueError, RecursionError, TypeError):  # TypeError: bytes
+        return json.loads(text)
+    if end != len(text) and text[end:].lstrip(_BLANKS):
+        return json.loads(text)  # more than one value: "Extra data"
     return doc
 
 

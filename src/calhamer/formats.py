@@ -270,7 +270,9 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
     find_rules(rules)  # fail early, with the list of editions, on a bad name
     phase = _phase(fields.phase or m.start_phase)
     codes = m._power_codes
-    specs = {p if p in codes else _power(m, p, "units"): v for p, v in fields.units.items()}
+    specs = fields.units  # keyed by power codes, as calhamer writes them, or read here
+    if not codes.issuperset(specs):
+        specs = {p if p in codes else _power(m, p, "units"): v for p, v in specs.items()}
     if direct:
         units, sound = _units(m, specs, variant.notation.parse_unit)
     else:
@@ -292,14 +294,18 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
             dislodged.append(Dislodged(unit, blocked))
     contested = frozenset(
         m.province_of(_location(m, c, "contested")) for c in fields.contested
-    )
-    orders: dict[str, list[str]] = {}
-    for raw_power, items in fields.orders.items():
-        power = raw_power if raw_power in codes else _power(m, raw_power, "orders")
-        if power in orders:
-            orders[power].extend(items)
-        else:
-            orders[power] = list(items)
+    ) if fields.contested else frozenset()
+    orders: dict[str, list[str]]
+    if codes.issuperset(fields.orders):  # keyed by power codes: one list each
+        orders = {power: list(items) for power, items in fields.orders.items()}
+    else:
+        orders = {}
+        for raw_power, items in fields.orders.items():
+            power = raw_power if raw_power in codes else _power(m, raw_power, "orders")
+            if power in orders:
+                orders[power].extend(items)
+            else:
+                orders[power] = list(items)
     state = variant.state
     extra = {} if state is None else state.read(variant, m, doc)
     position = Position(
@@ -393,7 +399,7 @@ _UNITS_READ: dict[tuple[Map, str], dict[str, Unit]] = {}
 _UNIT_LIMIT = 20_000
 
 
-def _units(m: Map, specs: dict[str, list[str]],
+def _units(m: Map, specs: Mapping[str, list[str]],
            parse_unit: Callable[[Map, str, str], Unit]) -> tuple[dict[int, Unit], bool]:
     """The unit table of ``specs``, and whether it is known sound (every unit may stand
     where it is, filed under its province: what :meth:`Position.status` checks).
@@ -405,22 +411,25 @@ def _units(m: Map, specs: dict[str, list[str]],
     if standard:
         loc_province = m.loc_province
         units: dict[int, Unit] = {}
+        listed = 0
         for power, unit_specs in specs.items():
             memo = _UNITS_READ.get((m, power))
             if memo is None:
                 memo = _UNITS_READ[(m, power)] = {}
             for spec in unit_specs:
-                unit = memo.get(spec)
-                if unit is None:
-                    unit = _sound_unit(m, spec, power)
-                    if unit is None:
+                try:  # a subscript, not .get: the look-up that hits is the cheaper
+                    unit = memo[spec]
+                except KeyError:
+                    found = _sound_unit(m, spec, power)
+                    if found is None:
                         return units_from_specs(m, specs, parse_unit), False
+                    unit = found
                     if len(memo) < _UNIT_LIMIT:
                         memo[spec] = unit
-                province = loc_province[unit.loc]
-                if province in units:  # two units in one place: worded by the reader
-                    return units_from_specs(m, specs, parse_unit), False
-                units[province] = unit
+                units[loc_province[unit.loc]] = unit
+            listed += len(unit_specs)
+        if len(units) < listed:  # two units in one place (counted once): worded by the reader
+            return units_from_specs(m, specs, parse_unit), False
         return units, True
     return units_from_specs(m, specs, parse_unit), False
 

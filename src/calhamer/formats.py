@@ -666,17 +666,17 @@ def _board_line(position: Position, rules: str | None, pieces: _MapJson
         return None  # a centre where the map has none: written by position_to_json
     # Lists for every power of the map, in the map's order; one the map does not know (a
     # minor power's) is put after them, and then they are sorted as _power_order sorts them.
+    # (A power the map does not know is the rare case: met as a missing key.)
     units: dict[str, list[str]] = {p: [] for p in codes}
     unit_text = pieces.units
     for province in sorted(placed, key=pieces.rank.__getitem__):
         unit = placed[province]
         if type(unit) is not Unit:
             return None
-        group = units.get(unit.power)
-        if group is None:
+        try:
+            units[unit.power].append(unit_text[unit.type][unit.loc])
+        except KeyError:
             units[unit.power] = [unit_text[unit.type][unit.loc]]
-        else:
-            group.append(unit_text[unit.type][unit.loc])
     if len(units) > len(codes):
         units = {p: units[p] for p in _power_order(m, units)}
     # The map's supply centres in the order of their codes, each asked for its owner: no sort.
@@ -685,11 +685,10 @@ def _board_line(position: Position, rules: str | None, pieces: _MapJson
     for province in pieces.centres:
         owner = owner_of(province)
         if owner is not None:
-            group = centers.get(owner)
-            if group is None:
+            try:
+                centers[owner].append(names[province])
+            except KeyError:
                 centers[owner] = [names[province]]
-            else:
-                group.append(names[province])
     if len(centers) > len(codes):
         centers = {p: centers[p] for p in _power_order(m, centers)}
     heads = pieces.heads

@@ -3,7 +3,10 @@
 read every text as ``json.loads`` reads it: the same value, or the same error (and so the same
 one-line message from ``read_json``). Texts are random JSON, spaced and indented in the ways
 JSON allows, then now and then spoiled (a character dropped, doubled or replaced, two values,
-a byte-order mark, blanks JSON does not allow)."""
+a byte-order mark, blanks JSON does not allow).
+
+And a phase document's orders and units keyed by power codes are taken as they stand: they
+must read as when every key was read and the lists of two spellings of one power joined."""
 
 from __future__ import annotations
 
@@ -14,7 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calhamer.errors import CalhamerError
-from calhamer.formats import _loads, read_json
+from calhamer.formats import _loads, _power, position_from_json, read_json
+from calhamer.map import load_map
+from calhamer.position import Position, units_from_specs
+from calhamer.variants import find_variant
 
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
@@ -79,3 +85,55 @@ def test_texts_json_loads_refuses_are_refused_alike() -> None:
     for text in ["", " ", "{", '{"a": 1} {"b": 2}', "\ufeff{}", "[1,]", "{} x", "1" * 5000,
                  "[" * 5000 + "]" * 5000, '"\\ud800"', '{"a": NaN}', b"{}"]:
         assert parsed(_loads, text) == parsed(json.loads, text), text  # type: ignore[arg-type]
+
+
+# -- a phase document's lists keyed by power ----------------------------------------------------
+
+M = load_map("standard")
+POWER_KEYS = [*M.power_codes, "france", "Germany", "ATLANTIS"]
+ORDER_TEXTS = ["A PAR H", "A PAR - BUR", "F BRE - MAO", "", "WAIVE"]
+UNIT_TEXTS = ["A PAR", "F BRE", "A MUN", "F STP/SC", "A VIE"]
+
+
+def keyed_the_long_way(listed: dict[str, list[str]], where: str) -> dict[str, list[str]]:
+    """Lists keyed by power as read before lists keyed by power codes were taken as they
+    stand: every key read, the lists of two spellings of one power joined."""
+    read: dict[str, list[str]] = {}
+    for raw, items in listed.items():
+        power = _power(M, raw, where)
+        read.setdefault(power, []).extend(items)
+    return read
+
+
+@settings(max_examples=300, deadline=None)
+@given(orders=st.dictionaries(st.sampled_from(POWER_KEYS),
+                              st.lists(st.sampled_from(ORDER_TEXTS), max_size=3), max_size=4),
+       units=st.dictionaries(st.sampled_from(POWER_KEYS),
+                             st.lists(st.sampled_from(UNIT_TEXTS), max_size=2, unique=True),
+                             max_size=3))
+def test_lists_keyed_by_power_read_as_every_key_read(orders: dict[str, list[str]],
+                                                      units: dict[str, list[str]]) -> None:
+    doc = {"phase": "S1901M", "units": units, "orders": orders}
+    assert read_now(doc) == read_the_long_way(doc)
+
+
+def read_now(doc: dict[str, Any]) -> tuple[object, ...]:
+    try:
+        position, orders, _ = position_from_json(doc)
+    except CalhamerError:
+        return ("refused",)
+    return "read", orders, list(position.units.items())
+
+
+def read_the_long_way(doc: dict[str, Any]) -> tuple[object, ...]:
+    """The orders and units of ``doc`` with every power key read (a name to read or refuse, a
+    unit that cannot be read, two units in one province: refused)."""
+    try:
+        orders = keyed_the_long_way(doc["orders"], "orders")
+        specs = {_power(M, raw, "units"): items for raw, items in doc["units"].items()}
+        units = units_from_specs(M, specs, find_variant("standard").notation.parse_unit)
+        if Position(M, Position.initial().phase, units, {}).status():
+            return ("refused",)
+    except CalhamerError:
+        return ("refused",)
+    return "read", orders, list(units.items())

@@ -6,18 +6,29 @@ JSON allows, then now and then spoiled (a character dropped, doubled or replaced
 a byte-order mark, blanks JSON does not allow).
 
 And a phase document's orders and units keyed by power codes are taken as they stand: they
-must read as when every key was read and the lists of two spellings of one power joined."""
+must read as when every key was read and the lists of two spellings of one power joined. A
+line of ``--jsonl`` (``phase_from_line``, which counts no brackets in a plain document) reads
+as its document reads: the same position, or the same error."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calhamer.cli.io import DOCUMENT_ERRORS
 from calhamer.errors import CalhamerError
-from calhamer.formats import _loads, _power, position_from_json, read_json
+from calhamer.formats import (
+    _loads,
+    _power,
+    phase_from_line,
+    position_from_json,
+    position_to_json,
+    read_json,
+)
 from calhamer.map import load_map
 from calhamer.position import Position, units_from_specs
 from calhamer.variants import find_variant
@@ -137,3 +148,49 @@ def read_the_long_way(doc: dict[str, Any]) -> tuple[object, ...]:
     except CalhamerError:
         return ("refused",)
     return "read", orders, list(units.items())
+
+
+# -- a line of --jsonl ---------------------------------------------------------------------------
+
+
+def read_both_ways(text: str) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    def outcome(read: Any) -> tuple[object, ...]:
+        try:
+            position, orders, rules = read(text)
+        except (CalhamerError, *DOCUMENT_ERRORS) as exc:
+            return type(exc).__name__, str(exc)
+        return "read", position, orders, rules, list(position.units.items())
+
+    return (outcome(phase_from_line),
+            outcome(lambda t: position_from_json(read_json(t, with_line=False))))
+
+
+def nested(depth: int, inner: Any = "A PAR") -> Any:
+    for _ in range(depth):
+        inner = [inner]
+    return inner
+
+
+def test_a_line_reads_as_its_document_reads() -> None:
+    rng = random.Random(5)
+    docs: list[Any] = []
+    for variant in ("standard", "standard-dp", "arpiesse", "kriegsplomacy"):
+        position = Position.initial(variant=find_variant(variant))
+        doc = position_to_json(position, find_variant(variant).default_rules)
+        doc["orders"] = {p: ["A PAR H", "F BRE - MAO"] for p in position.powers()[:2]}
+        docs.append(doc)
+    start = docs[0]
+    docs += [
+        {**start, "units": {"FRANCE": nested(depth)}} for depth in (1, 50, 99, 100, 101, 300)
+    ]
+    docs += [{**start, "orders": {"FRANCE": nested(150, {"a": "A PAR H"})}},
+             {**start, "extra": nested(120)}, {**start, "phase": 1901}, nested(101), nested(5),
+             [], 5, "S1901M", None, {**start, "units": {"FRANCE": ["A PAR", "A PAR"]}},
+             {**start, "centers": {"FRANCE": ["BUR"]}}, {**start, "rules": "no such edition"}]
+    texts = [json.dumps(doc) for doc in docs]
+    texts += ["", " ", "{", '{"phase": "S1901M"} x', "\ufeff{}", "[" * 2000 + "]" * 2000,
+              '{"units": ' + "{" * 150 + "}" * 150 + "}"]
+    texts += [t[:rng.randrange(len(t) + 1)] for t in texts[:4] for _ in range(5)]
+    for text in texts:
+        now, before = read_both_ways(text)
+        assert now == before, text[:80]

@@ -47,9 +47,16 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     the column without ``with_line``), a number too long to read, or a document nested more
     than :data:`MAX_DEPTH` levels deep (which would otherwise exhaust Python's recursion).
     """
+    doc = _parse_json(text, name, with_line=with_line)
+    _check_depth(text, doc, name)
+    return doc
+
+
+def _parse_json(text: str, name: str | None, *, with_line: bool) -> Any:
+    """:func:`read_json` but for the depth of the document."""
     subject = f"{name} is " if name else ""
     try:
-        doc = _loads(text)
+        return _loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
         raise DocumentError(f"{subject}not valid JSON: {exc.msg} ({where})") from None
@@ -58,12 +65,17 @@ def read_json(text: str, name: str | None = None, *, with_line: bool = True) -> 
     except ValueError as exc:  # a number with thousands of digits, lone surrogates...
         reason = "a number is too long" if "digits" in str(exc) else str(exc)
         raise DocumentError(f"{subject}not valid JSON: {reason}") from None
+
+
+def _check_depth(text: str, doc: Any, name: str | None) -> None:
+    """Raise :class:`DocumentError` when ``doc``, parsed from ``text``, nests more than
+    :data:`MAX_DEPTH` levels deep."""
     # Nesting deeper than the limit needs more brackets than the limit: most documents have
     # too few to be walked at all.
     if (text.count("[") + text.count("{") > MAX_DEPTH
             and _depth_exceeds(doc, MAX_DEPTH)):
+        subject = f"{name} is " if name else ""
         raise DocumentError(f"{subject}{_too_deep()}")
-    return doc
 
 
 # JSON's own scanner (in C), as json.loads sets it up; and the blanks JSON allows around a value.
@@ -252,6 +264,22 @@ def position_from_json(doc: Mapping[str, Any]) -> tuple[Position, dict[str, list
     fields = _plain_fields(doc)
     if fields is None:
         return _read_fields(doc, _model_fields(doc), direct=False)
+    return _read_fields(doc, fields, direct=True)
+
+
+def phase_from_line(text: str) -> tuple[Position, dict[str, list[str]], str]:
+    """A phase document given as JSON text (a line of ``calhamer adjudicate --jsonl``): the
+    same position, orders and edition, or the same error, as
+    ``position_from_json(read_json(text, with_line=False))``.
+
+    A plain document (:func:`_plain_fields`) nests three levels at most, so its text is not
+    counted for depth (two passes over the text, a tenth of the parsing's cost); any other
+    document is checked for depth, then read by :func:`position_from_json`."""
+    doc = _parse_json(text, None, with_line=False)
+    fields = _plain_fields(doc)
+    if fields is None:
+        _check_depth(text, doc, None)
+        return position_from_json(doc)
     return _read_fields(doc, fields, direct=True)
 
 

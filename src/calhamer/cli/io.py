@@ -16,6 +16,7 @@ from calhamer.cli.dispatch import full_report  # noqa: F401 (the commands' name 
 from calhamer.errors import CalhamerError
 from calhamer.formats import (
     describe_error,
+    phase_from_line,
     position_from_json,
     read_json,
 )
@@ -110,6 +111,17 @@ def read_phase(doc: Any, rules_override: str | None) -> tuple[Position, dict[str
     """Read a phase document; its orders; the edition to use (``--rules`` wins)."""
     try:
         position, orders, rules = position_from_json(doc)
+    except DOCUMENT_ERRORS as exc:
+        raise CalhamerError(describe_error(exc)) from None
+    return position, orders, find_rules(rules_override or rules).name
+
+
+def read_phase_line(text: str, rules_override: str | None
+                    ) -> tuple[Position, dict[str, list[str]], str]:
+    """:func:`read_phase` of the JSON text ``text`` (one line of ``adjudicate --jsonl``, its
+    errors worded as :func:`read_json` words them without a line number)."""
+    try:
+        position, orders, rules = phase_from_line(text)
     except DOCUMENT_ERRORS as exc:
         raise CalhamerError(describe_error(exc)) from None
     return position, orders, find_rules(rules_override or rules).name

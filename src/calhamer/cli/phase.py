@@ -19,6 +19,7 @@ from calhamer.cli.io import (
     power_name,
     read_json_source,
     read_phase,
+    read_phase_line,
     source_name,
 )
 from calhamer.errors import CalhamerError
@@ -26,7 +27,6 @@ from calhamer.formats import (
     outcome_to_json,
     outcome_to_line,
     position_to_json,
-    read_json,
     view_to_json,
 )
 from calhamer.game import check_orders
@@ -83,8 +83,7 @@ def _adjudicate_lines(source: str, rules_override: str | None, as_power: str | N
             if not line.strip():
                 continue
             try:
-                doc = read_json(line.rstrip("\r\n"), with_line=False)
-                position, orders, rules = read_phase(doc, rules_override)
+                position, orders, rules = read_phase_line(line.rstrip("\r\n"), rules_override)
                 outcome = adjudicate(position, orders, rules)
                 if as_power:
                     written = dumps(view_to_json(power_view(outcome, as_power), rules),

@@ -48,7 +48,14 @@ class OrderTable:
     holds here, and listed in ``void``.
     """
 
-    def __init__(self, position: Position, orders: dict[int, Order], rules: Rules) -> None:
+    def __init__(
+        self,
+        position: Position,
+        orders: dict[int, Order],
+        rules: Rules,
+        *,
+        place_units: bool = True,
+    ) -> None:
         m = position.map
         n = len(m.provinces)
         self.position = position  # variants read their units' own fields (colours) from it
@@ -76,77 +83,100 @@ class OrderTable:
         self.movers: list[int] = []
         self.ordered: list[int] = []  # the provinces of all moves, supports and convoys
         self.swaps: list[tuple[int, int]] = []  # pairs of moves into each other's province
-        _place_units(position, m, kind, owner, unit_type)
-        if orders:
-            self._read_orders(orders)
+        # While the orders are read (:meth:`read_order`), before :meth:`finish`: the supports
+        # and convoys to match, and the provinces that more than one unit moves to.
+        self.supports: list[int] = []
+        self.convoys: list[int] = []
+        self.crowded: list[int] = []
+        if place_units:
+            _place_units(position, m, kind, owner, unit_type)
+            if orders:
+                self._read_orders(orders)
 
     def _read_orders(self, orders: dict[int, Order]) -> None:
-        m = self.map
-        province_of = m.loc_province
-        loc_coast = m.loc_coast
-        army_adjacent = m.army_adjacent
-        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
-        unit_type, convoyed, via_convoy = self.unit_type, self.convoyed, self.via_convoy
-        movers_to = self.movers_to
-        movers, ordered, swaps = self.movers, self.ordered, self.swaps
-        convoys: list[int] = []
-        supports: list[int] = []
-        move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
-        fleet = FLEET
+        read = self.read_order
+        for province in sorted(orders):
+            read(province, orders[province])
+        self.finish()
+
+    def read_order(self, province: int, order: Order) -> None:
+        """Enter the legal order of the unit in ``province`` (placed there already, as a hold).
+
+        The orders may come in any order: :meth:`finish`, once they are all in, puts the
+        lists in the order of the provinces, and matches the supports and convoys."""
+        cls = type(order)
+        if cls is Hold:
+            return
+        if cls is not Move and cls is not Support and cls is not Convoy:
+            # A variant's own order class: read as the standard type it extends.
+            cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
+            if cls is Hold:
+                return  # a hold in a variant's own dress
+        kind, dest = self.kind, self.dest
+        self.ordered.append(province)
         # Taken loosely, and named again with the class it is found to be (``move_order:
         # Move``...): compiled, that checks its type once, and its fields are then read
-        # natively rather than looked up by name (plain Python pays nothing for it).
-        order: Any
-        for province in sorted(orders):  # the same tables whatever order the orders came in
-            order = orders[province]
-            cls = type(order)
-            if cls is hold_cls:
-                continue
-            if cls is not move_cls and cls is not support_cls and cls is not convoy_cls:
-                # A variant's own order class: read as the standard type it extends.
-                cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
-                if cls is Hold:
-                    continue  # a hold in a variant's own dress
-            ordered.append(province)
-            if cls is move_cls:
-                movers.append(province)
-                kind[province] = MOVE
-                move_order: Move = order
-                to = move_order.dest
-                q = dest[province] = province_of[to]
-                exact[province] = to
-                if move_order.via_convoy:
-                    via_convoy.add(province)
-                entries = movers_to[q]
-                if entries:
-                    entries.append(province)
-                else:
-                    movers_to[q] = [province]
-                if kind[q] == MOVE and dest[q] == province:
-                    swaps.append((q, province))  # (the two read in either order)
-                if unit_type[province] != fleet and q not in army_adjacent[province]:
-                    convoyed[province] = True  # not next door: by sea or not at all
-            elif cls is support_cls:
-                supports.append(province)
-                kind[province] = SUPPORT
-                support_order: Support = order
-                src[province] = province_of[support_order.target]
-                into = support_order.dest
-                if into is not None:
-                    dest[province] = province_of[into]
-                    if loc_coast[into] is not None:
-                        exact[province] = into
+        # natively rather than looked up by name.
+        given: Any = order
+        province_of = self.map.loc_province
+        if cls is Move:
+            self.movers.append(province)
+            kind[province] = MOVE
+            move_order: Move = given
+            to = move_order.dest
+            q = dest[province] = province_of[to]
+            self.exact[province] = to
+            if move_order.via_convoy:
+                self.via_convoy.add(province)
+            entries = self.movers_to[q]
+            if entries:
+                entries.append(province)
+                if len(entries) == 2:
+                    self.crowded.append(q)
             else:
-                convoys.append(province)
-                kind[province] = CONVOY
-                convoy_order: Convoy = order
-                src[province] = province_of[convoy_order.army]
-                dest[province] = province_of[convoy_order.dest]
+                self.movers_to[q] = [province]
+            if kind[q] == MOVE and dest[q] == province:
+                self.swaps.append((q, province) if q < province else (province, q))
+            if self.unit_type[province] != FLEET and q not in self.map.army_adjacent[province]:
+                self.convoyed[province] = True  # not next door: by sea or not at all
+        elif cls is Support:
+            self.supports.append(province)
+            kind[province] = SUPPORT
+            support_order: Support = given
+            self.src[province] = province_of[support_order.target]
+            into = support_order.dest
+            if into is not None:
+                dest[province] = province_of[into]
+                if self.map.loc_coast[into] is not None:
+                    self.exact[province] = into
+        else:
+            self.convoys.append(province)
+            kind[province] = CONVOY
+            convoy_order: Convoy = given
+            self.src[province] = province_of[convoy_order.army]
+            dest[province] = province_of[convoy_order.dest]
 
-        if convoys or via_convoy:
-            self._read_convoys(convoys)
-        if supports:
-            self._read_supports(supports)
+    def finish(self) -> None:
+        """Once every order is in: the lists put in the order of the provinces (the same
+        table whatever order the orders came in), then the convoys and supports matched."""
+        ordered = self.ordered
+        if ordered:
+            ordered.sort()
+            self.movers.sort()
+            swaps = self.swaps
+            if len(swaps) > 1:
+                swaps.sort(key=_second)  # as read in province order: by the later province
+            movers_to = self.movers_to
+            for q in self.crowded:
+                movers_to[q].sort()
+            convoys = self.convoys
+            if convoys or self.via_convoy:
+                convoys.sort()
+                self._read_convoys(convoys)
+            supports = self.supports
+            if supports:
+                supports.sort()
+                self._read_supports(supports)
 
     def _read_convoys(self, convoys: list[int]) -> None:
         """Match the convoys to the armies' moves, and settle whether each army ordered next
@@ -243,16 +273,22 @@ class OrderTable:
 _POWER_NUMBERS: dict[Map, dict[str, int]] = {}  # by map: its powers' codes, numbered
 
 
-def _place_units(
-    position: Position, m: Map, kind: list[int], owner: list[int], unit_type: list[int]
-) -> None:
-    """Mark every unit's province as held, with its owner's number and the unit's type."""
+def power_numbers(m: Map) -> dict[str, int]:
+    """The numbers :class:`OrderTable` gives the map's powers (in ``owner``)."""
     numbers = _POWER_NUMBERS.get(m)
     if numbers is None:
         if len(_POWER_NUMBERS) >= 64:
             _POWER_NUMBERS.clear()  # maps made on the fly (tests): keep the table small
         codes = (*m.power_codes, *m.minor_power_codes)
         numbers = _POWER_NUMBERS[m] = {code: i for i, code in enumerate(codes)}
+    return numbers
+
+
+def _place_units(
+    position: Position, m: Map, kind: list[int], owner: list[int], unit_type: list[int]
+) -> None:
+    """Mark every unit's province as held, with its owner's number and the unit's type."""
+    numbers = power_numbers(m)
     units = position.units
     try:
         for province, unit in units.items():
@@ -266,6 +302,10 @@ def _place_units(
             owner[province] = known.setdefault(unit.power, len(known))
             kind[province] = HOLD
             unit_type[province] = unit.type
+
+
+def _second(pair: tuple[int, int]) -> int:
+    return pair[1]
 
 
 def _add(table: list[list[int]], key: int, value: int) -> None:

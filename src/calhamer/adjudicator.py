@@ -557,12 +557,17 @@ class MovementResolver(GuessResolver):
         change; return the others, in the table's order.
 
         Each is settled to what :meth:`decide` answers, whatever the other decisions are: a
-        move into an empty place nobody else goes to, unsupported (it succeeds); an
-        unsupported move against a unit that stays or comes the other way, or a move against
-        one's own unit (it fails: 1 or 0 against at least 1); a support cut by a move over
-        land, of another power and not from where it supports into; a support or a convoy
-        nobody moves against. The search that follows finds them settled, and takes the rest
-        in the same order (``tests/test_resolver_shortcuts.py`` holds this to the long way).
+        move over land into an empty place nobody else goes to (it succeeds: 1 or more against
+        nothing), or that others go to too, none of them supported or by sea (they all fail:
+        1 against 1); an unsupported move against a unit that stays or comes the other way,
+        or a move against one's own unit (it fails: 1 or 0 against at least 1); a support cut
+        by a move over land, of another power and not from where it supports into; a support
+        or a convoy nobody moves against. Then, from those: a move into a place whose unit
+        moves away, once that move is settled (alone there after a unit that left, it
+        succeeds; against one that stayed, unsupported or its own power's, it fails); a support
+        not cut, once every move against it is settled (given unless one dislodges it). The
+        search that follows finds them settled, and takes the rest in the same order
+        (``tests/test_resolver_shortcuts.py`` holds this to the long way).
         """
         t = self.table
         kind, dest, owner, movers_to = t.kind, t.dest, t.owner, t.movers_to
@@ -579,10 +584,19 @@ class MovementResolver(GuessResolver):
                 q = dest[p]
                 kq = kind[q]
                 if kq == EMPTY:
-                    if move_supports[p] or len(movers_to[q]) > 1:
-                        left.append(p)
-                        continue
-                    value = True  # attack 1 against nothing and nobody
+                    movers = movers_to[q]
+                    if len(movers) == 1:
+                        value = True  # attack 1 or more against nothing and nobody
+                    else:
+                        # Prevent strengths of 1 (nobody is there to come the other way).
+                        value = False
+                        for r in movers:
+                            if move_supports[r] or convoyed[r]:
+                                value = True
+                                break
+                        if value:
+                            left.append(p)  # strengths to compare
+                            continue
                 elif kq != MOVE or opponent[p] != -1:
                     # A unit that stays, or comes the other way (its own move is not asked).
                     if move_supports[p] and owner[q] != owner[p]:
@@ -597,12 +611,16 @@ class MovementResolver(GuessResolver):
                 if movers:
                     # decide_support: the first move that may cut it decides, if it comes
                     # over land (a convoyed army's path, and the paradox rules, ask for more).
-                    cutter = next((m for m in movers if convoyed[m] or (
-                        owner[m] != owner[p] and m != dest[p])), -1)
-                    if cutter == -1 or convoyed[cutter]:
+                    value = True
+                    for m in movers:
+                        if convoyed[m]:
+                            break
+                        if owner[m] != owner[p] and m != dest[p]:
+                            value = False  # cut
+                            break
+                    if value:
                         left.append(p)  # (not cut: given unless dislodged, asking the moves)
                         continue
-                    value = False  # cut
                 else:
                     value = True
             elif k == CONVOY:
@@ -614,6 +632,48 @@ class MovementResolver(GuessResolver):
                 continue  # a support or convoy made void: it holds
             resolution[p] = value
             resolved[p] = True
+        while left:
+            # The decisions that wait on ones settled now, until no more can be.
+            rest: list[int] = []
+            for p in left:
+                k = kind[p]
+                if k == MOVE:
+                    q = dest[p]
+                    if convoyed[p] or not resolved[q] or kind[q] != MOVE or opponent[p] != -1:
+                        rest.append(p)
+                        continue
+                    if resolution[q]:
+                        if len(movers_to[q]) > 1:
+                            rest.append(p)  # prevent strengths to compare
+                            continue
+                        value = True  # against a hold strength of 0, alone
+                    elif move_supports[p] and owner[q] != owner[p]:
+                        rest.append(p)
+                        continue
+                    else:
+                        value = False  # attack 0 or 1 against a hold strength of 1
+                elif k == SUPPORT:
+                    # Left above, so not cut if no move against it goes by sea.
+                    value = True
+                    for m in movers_to[p]:
+                        if convoyed[m] or not resolved[m]:
+                            break
+                        if resolution[m]:
+                            value = False  # dislodged (by a move it was not cut by)
+                    else:
+                        resolution[p] = value
+                        resolved[p] = True
+                        continue
+                    rest.append(p)
+                    continue
+                else:
+                    rest.append(p)
+                    continue
+                resolution[p] = value
+                resolved[p] = True
+            if len(rest) == len(left):
+                break
+            left = rest
         return left
 
     def _decide_standard_move(self, p: int) -> bool:

@@ -115,7 +115,9 @@ class MovementReading:
         """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
         position, m = self.position, self.map
         power_codes, powers = m._power_codes, self.powers
-        add_entry, legal, ordered = self.entries.append, self.legal, self.ordered
+        # (``entries.append(...)`` itself: a bound method kept in a local is called the slow
+        # way, where the call written out is one the interpreter does in place.)
+        entries, legal, ordered = self.entries, self.legal, self.ordered
         check, quick = self.check, self.quick
         loc_province = m.loc_province
         # Looked up in a dict of its own: a read-only view's look-ups cost twice as much
@@ -154,19 +156,19 @@ class MovementReading:
                 cls = type(order)
                 if cls in standard:
                     entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    add_entry(entry)
+                    entries.append(entry)
                 elif (cls is str and memo is not None
                       and (read := memo.get(order)) is not None):
                     # Canonical text read before on this map (a game repeats its orders): the
                     # memo's look-up, done here rather than through _read (as _read does it).
                     entry = [power, order, read, read, None,
                              _READ if order.endswith(" VIA") else _READ_EXACTLY]
-                    add_entry(entry)
+                    entries.append(entry)
                     order = read
                     cls = type(order)
                 elif cls is str or isinstance(order, str):
                     entry = self._read(power, order)
-                    add_entry(entry)
+                    entries.append(entry)
                     order = entry[2]
                     if order is None:
                         continue  # unreadable: invalid already
@@ -176,7 +178,7 @@ class MovementReading:
                         continue
                 else:
                     entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    add_entry(entry)
+                    entries.append(entry)
                     if not isinstance(order, order_type):
                         entry[4] = _NOT_MOVEMENT
                         continue
@@ -264,10 +266,10 @@ class MovementReading:
                         t_exact[here] = to
                         if move_order.via_convoy:
                             table.via_convoy.add(here)
-                        entries = movers_to[q]
-                        if entries:
-                            entries.append(here)
-                            if len(entries) == 2:
+                        going = movers_to[q]
+                        if going:
+                            going.append(here)
+                            if len(going) == 2:
                                 crowded.append(q)
                         else:
                             movers_to[q] = [here]
@@ -387,6 +389,9 @@ class MovementReading:
         move, hold, support = MOVE, HOLD, SUPPORT
         given_as_order, read_exactly = _GIVEN_AS_ORDER, _READ_EXACTLY
         order_result = OrderResult
+        # The entries of one power come one after another (orders are read power by power):
+        # its list is looked up when the power changes.
+        current: str | None = None
         for power, text, given, order, reason, source in self.entries:
             if reason is None:
                 p = loc_province[order.loc]

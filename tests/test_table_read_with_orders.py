@@ -4,8 +4,8 @@ Given the rules, :class:`MovementReading` enters each legal order in the phase's
 :class:`OrderTable` as it takes it (the usual ones from what their quick checks found), and
 :meth:`MovementReading.order_table` hands that table over. It must be the very table that
 ``OrderTable(position, legal, rules)`` builds from the legal orders, whatever order the orders
-came in, under every edition; and clashes, replaced orders and powers the map does not number
-still leave the table to be built the long way.
+came in, under every edition; and clashes, orders replacing orders given, and powers the map
+does not number still leave the table to be built the long way.
 """
 
 from __future__ import annotations
@@ -127,6 +127,12 @@ def test_clashes_replacements_and_unknown_powers_build_the_table_from_the_legal_
     assert replaced.table is None
     assert contents(replaced.order_table(rules)) == contents(
         OrderTable(position, replaced.legal, rules))
+    # Orders for units given none are taken as any other (a DP variant's neutrals).
+    added = read(position, {"FRANCE": [Move(army, paris, burgundy)]}, rules)
+    added.add("FRANCE", [Hold(army, M.loc("MAR"))], replace=True)
+    assert added.table is not None
+    assert contents(added.order_table(rules)) == contents(
+        OrderTable(position, added.legal, rules))
     # A unit of a power the map does not name: the table numbers the powers its own way.
     units = dict(position.units)
     units[M.province_of(M.loc("BUR"))] = Unit("XXX", army, burgundy)

@@ -94,9 +94,7 @@ class OrderTable:
                 self._read_orders(orders)
 
     def _read_orders(self, orders: dict[int, Order]) -> None:
-        read = self.read_order
-        for province in sorted(orders):
-            read(province, orders[province])
+        self._read_each(sorted(orders), orders)
         self.finish()
 
     def read_order(self, province: int, order: Order) -> None:
@@ -104,57 +102,73 @@ class OrderTable:
 
         The orders may come in any order: :meth:`finish`, once they are all in, puts the
         lists in the order of the provinces, and matches the supports and convoys."""
-        cls = type(order)
-        if cls is Hold:
-            return
-        if cls is not Move and cls is not Support and cls is not Convoy:
-            # A variant's own order class: read as the standard type it extends.
-            cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
-            if cls is Hold:
-                return  # a hold in a variant's own dress
-        kind, dest = self.kind, self.dest
-        self.ordered.append(province)
+        self._read_each([province], {province: order})
+
+    def _read_each(self, provinces: list[int], orders: dict[int, Order]) -> None:
+        """Enter the orders of ``provinces`` (one loop for a whole phase's orders)."""
+        m = self.map
+        province_of = m.loc_province
+        loc_coast = m.loc_coast
+        army_adjacent = m.army_adjacent
+        kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
+        unit_type, convoyed, via_convoy = self.unit_type, self.convoyed, self.via_convoy
+        movers_to, crowded = self.movers_to, self.crowded
+        movers, ordered, swaps = self.movers, self.ordered, self.swaps
+        convoys, supports = self.convoys, self.supports
+        move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
+        fleet = FLEET
         # Taken loosely, and named again with the class it is found to be (``move_order:
         # Move``...): compiled, that checks its type once, and its fields are then read
-        # natively rather than looked up by name.
-        given: Any = order
-        province_of = self.map.loc_province
-        if cls is Move:
-            self.movers.append(province)
-            kind[province] = MOVE
-            move_order: Move = given
-            to = move_order.dest
-            q = dest[province] = province_of[to]
-            self.exact[province] = to
-            if move_order.via_convoy:
-                self.via_convoy.add(province)
-            entries = self.movers_to[q]
-            if entries:
-                entries.append(province)
-                if len(entries) == 2:
-                    self.crowded.append(q)
+        # natively rather than looked up by name (plain Python pays nothing for it).
+        order: Any
+        for province in provinces:
+            order = orders[province]
+            cls = type(order)
+            if cls is hold_cls:
+                continue
+            if cls is not move_cls and cls is not support_cls and cls is not convoy_cls:
+                # A variant's own order class: read as the standard type it extends.
+                cls = next((t for t in (Move, Support, Convoy) if isinstance(order, t)), Hold)
+                if cls is Hold:
+                    continue  # a hold in a variant's own dress
+            ordered.append(province)
+            if cls is move_cls:
+                movers.append(province)
+                kind[province] = MOVE
+                move_order: Move = order
+                to = move_order.dest
+                q = dest[province] = province_of[to]
+                exact[province] = to
+                if move_order.via_convoy:
+                    via_convoy.add(province)
+                entries = movers_to[q]
+                if entries:
+                    entries.append(province)
+                    if len(entries) == 2:
+                        crowded.append(q)
+                else:
+                    movers_to[q] = [province]
+                if kind[q] == MOVE and dest[q] == province:
+                    # The pair as read in province order (the later one finds the other).
+                    swaps.append((q, province) if q < province else (province, q))
+                if unit_type[province] != fleet and q not in army_adjacent[province]:
+                    convoyed[province] = True  # not next door: by sea or not at all
+            elif cls is support_cls:
+                supports.append(province)
+                kind[province] = SUPPORT
+                support_order: Support = order
+                src[province] = province_of[support_order.target]
+                into = support_order.dest
+                if into is not None:
+                    dest[province] = province_of[into]
+                    if loc_coast[into] is not None:
+                        exact[province] = into
             else:
-                self.movers_to[q] = [province]
-            if kind[q] == MOVE and dest[q] == province:
-                self.swaps.append((q, province) if q < province else (province, q))
-            if self.unit_type[province] != FLEET and q not in self.map.army_adjacent[province]:
-                self.convoyed[province] = True  # not next door: by sea or not at all
-        elif cls is Support:
-            self.supports.append(province)
-            kind[province] = SUPPORT
-            support_order: Support = given
-            self.src[province] = province_of[support_order.target]
-            into = support_order.dest
-            if into is not None:
-                dest[province] = province_of[into]
-                if self.map.loc_coast[into] is not None:
-                    self.exact[province] = into
-        else:
-            self.convoys.append(province)
-            kind[province] = CONVOY
-            convoy_order: Convoy = given
-            self.src[province] = province_of[convoy_order.army]
-            dest[province] = province_of[convoy_order.dest]
+                convoys.append(province)
+                kind[province] = CONVOY
+                convoy_order: Convoy = order
+                src[province] = province_of[convoy_order.army]
+                dest[province] = province_of[convoy_order.dest]
 
     def finish(self) -> None:
         """Once every order is in: the lists put in the order of the provinces (the same

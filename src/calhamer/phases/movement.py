@@ -127,8 +127,6 @@ class MovementReading:
             army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
-        if replace:
-            self.table = None  # orders replaced: the table is built from ``legal``
         table = self.table
         numbers = self.numbers
         number = -1
@@ -240,9 +238,13 @@ class MovementReading:
                     province = loc_province[checked.loc]
                 else:
                     province = here  # legal as given: the entry holds it already
-                if replace:
+                if replace and province in ordered:
+                    # An order given is replaced: the table is built from ``legal``.
                     self._replace(province, entry, checked)
+                    table = self.table = None
                 elif province not in legal:
+                    # (Replacing nothing, an order of a unit no player commands is taken as
+                    # any other.)
                     legal[province] = checked
                     ordered[province] = entry
                     if table is None:
@@ -389,9 +391,6 @@ class MovementReading:
         move, hold, support = MOVE, HOLD, SUPPORT
         given_as_order, read_exactly = _GIVEN_AS_ORDER, _READ_EXACTLY
         order_result = OrderResult
-        # The entries of one power come one after another (orders are read power by power):
-        # its list is looked up when the power changes.
-        current: str | None = None
         for power, text, given, order, reason, source in self.entries:
             if reason is None:
                 p = loc_province[order.loc]

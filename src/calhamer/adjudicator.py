@@ -602,15 +602,17 @@ class MovementResolver(GuessResolver):
                     if len(movers) == 1:
                         value = True  # attack 1 or more against nothing and nobody
                     else:
-                        # Prevent strengths of 1 (nobody is there to come the other way).
-                        value = False
+                        # Attack and prevent strengths of 1 each, unless one is supported or
+                        # goes by sea (nobody is there to come the other way).
+                        plain = True
                         for r in movers:
                             if move_supports[r] or convoyed[r]:
-                                value = True
+                                plain = False
                                 break
-                        if value:
+                        if not plain:
                             left.append(p)  # strengths to compare
                             continue
+                        value = False  # a standoff
                 elif kq != MOVE or opponent[p] != -1:
                     # A unit that stays, or comes the other way (its own move is not asked).
                     if move_supports[p] and owner[q] != owner[p]:

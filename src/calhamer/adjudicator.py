@@ -48,7 +48,14 @@ class OrderTable:
     holds here, and listed in ``void``.
     """
 
-    def __init__(self, position: Position, orders: dict[int, Order], rules: Rules) -> None:
+    def __init__(
+        self,
+        position: Position,
+        orders: dict[int, Order],
+        rules: Rules,
+        *,
+        place_units: bool = True,
+    ) -> None:
         m = position.map
         n = len(m.provinces)
         self.position = position  # variants read their units' own fields (colours) from it
@@ -76,28 +83,45 @@ class OrderTable:
         self.movers: list[int] = []
         self.ordered: list[int] = []  # the provinces of all moves, supports and convoys
         self.swaps: list[tuple[int, int]] = []  # pairs of moves into each other's province
-        _place_units(position, m, kind, owner, unit_type)
-        if orders:
-            self._read_orders(orders)
+        # While the orders are read (:meth:`read_order`), before :meth:`finish`: the supports
+        # and convoys to match, and the provinces that more than one unit moves to.
+        self.supports: list[int] = []
+        self.convoys: list[int] = []
+        self.crowded: list[int] = []
+        if place_units:
+            _place_units(position, m, kind, owner, unit_type)
+            if orders:
+                self._read_orders(orders)
 
     def _read_orders(self, orders: dict[int, Order]) -> None:
+        self._read_each(sorted(orders), orders)
+        self.finish()
+
+    def read_order(self, province: int, order: Order) -> None:
+        """Enter the legal order of the unit in ``province`` (placed there already, as a hold).
+
+        The orders may come in any order: :meth:`finish`, once they are all in, puts the
+        lists in the order of the provinces, and matches the supports and convoys."""
+        self._read_each([province], {province: order})
+
+    def _read_each(self, provinces: list[int], orders: dict[int, Order]) -> None:
+        """Enter the orders of ``provinces`` (one loop for a whole phase's orders)."""
         m = self.map
         province_of = m.loc_province
         loc_coast = m.loc_coast
         army_adjacent = m.army_adjacent
         kind, dest, src, exact = self.kind, self.dest, self.src, self.exact
         unit_type, convoyed, via_convoy = self.unit_type, self.convoyed, self.via_convoy
-        movers_to = self.movers_to
+        movers_to, crowded = self.movers_to, self.crowded
         movers, ordered, swaps = self.movers, self.ordered, self.swaps
-        convoys: list[int] = []
-        supports: list[int] = []
+        convoys, supports = self.convoys, self.supports
         move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
         fleet = FLEET
         # Taken loosely, and named again with the class it is found to be (``move_order:
         # Move``...): compiled, that checks its type once, and its fields are then read
         # natively rather than looked up by name (plain Python pays nothing for it).
         order: Any
-        for province in sorted(orders):  # the same tables whatever order the orders came in
+        for province in provinces:
             order = orders[province]
             cls = type(order)
             if cls is hold_cls:
@@ -120,10 +144,13 @@ class OrderTable:
                 entries = movers_to[q]
                 if entries:
                     entries.append(province)
+                    if len(entries) == 2:
+                        crowded.append(q)
                 else:
                     movers_to[q] = [province]
                 if kind[q] == MOVE and dest[q] == province:
-                    swaps.append((q, province))  # (the two read in either order)
+                    # The pair as read in province order (the later one finds the other).
+                    swaps.append((q, province) if q < province else (province, q))
                 if unit_type[province] != fleet and q not in army_adjacent[province]:
                     convoyed[province] = True  # not next door: by sea or not at all
             elif cls is support_cls:
@@ -143,10 +170,27 @@ class OrderTable:
                 src[province] = province_of[convoy_order.army]
                 dest[province] = province_of[convoy_order.dest]
 
-        if convoys or via_convoy:
-            self._read_convoys(convoys)
-        if supports:
-            self._read_supports(supports)
+    def finish(self) -> None:
+        """Once every order is in: the lists put in the order of the provinces (the same
+        table whatever order the orders came in), then the convoys and supports matched."""
+        ordered = self.ordered
+        if ordered:
+            ordered.sort()
+            self.movers.sort()
+            swaps = self.swaps
+            if len(swaps) > 1:
+                swaps.sort(key=_second)  # as read in province order: by the later province
+            movers_to = self.movers_to
+            for q in self.crowded:
+                movers_to[q].sort()
+            convoys = self.convoys
+            if convoys or self.via_convoy:
+                convoys.sort()
+                self._read_convoys(convoys)
+            supports = self.supports
+            if supports:
+                supports.sort()
+                self._read_supports(supports)
 
     def _read_convoys(self, convoys: list[int]) -> None:
         """Match the convoys to the armies' moves, and settle whether each army ordered next
@@ -243,16 +287,22 @@ class OrderTable:
 _POWER_NUMBERS: dict[Map, dict[str, int]] = {}  # by map: its powers' codes, numbered
 
 
-def _place_units(
-    position: Position, m: Map, kind: list[int], owner: list[int], unit_type: list[int]
-) -> None:
-    """Mark every unit's province as held, with its owner's number and the unit's type."""
+def power_numbers(m: Map) -> dict[str, int]:
+    """The numbers :class:`OrderTable` gives the map's powers (in ``owner``)."""
     numbers = _POWER_NUMBERS.get(m)
     if numbers is None:
         if len(_POWER_NUMBERS) >= 64:
             _POWER_NUMBERS.clear()  # maps made on the fly (tests): keep the table small
         codes = (*m.power_codes, *m.minor_power_codes)
         numbers = _POWER_NUMBERS[m] = {code: i for i, code in enumerate(codes)}
+    return numbers
+
+
+def _place_units(
+    position: Position, m: Map, kind: list[int], owner: list[int], unit_type: list[int]
+) -> None:
+    """Mark every unit's province as held, with its owner's number and the unit's type."""
+    numbers = power_numbers(m)
     units = position.units
     try:
         for province, unit in units.items():
@@ -266,6 +316,10 @@ def _place_units(
             owner[province] = known.setdefault(unit.power, len(known))
             kind[province] = HOLD
             unit_type[province] = unit.type
+
+
+def _second(pair: tuple[int, int]) -> int:
+    return pair[1]
 
 
 def _add(table: list[list[int]], key: int, value: int) -> None:
@@ -517,12 +571,17 @@ class MovementResolver(GuessResolver):
         change; return the others, in the table's order.
 
         Each is settled to what :meth:`decide` answers, whatever the other decisions are: a
-        move into an empty place nobody else goes to, unsupported (it succeeds); an
-        unsupported move against a unit that stays or comes the other way, or a move against
-        one's own unit (it fails: 1 or 0 against at least 1); a support cut by a move over
-        land, of another power and not from where it supports into; a support or a convoy
-        nobody moves against. The search that follows finds them settled, and takes the rest
-        in the same order (``tests/test_resolver_shortcuts.py`` holds this to the long way).
+        move over land into an empty place nobody else goes to (it succeeds: 1 or more against
+        nothing), or that others go to too, none of them supported or by sea (they all fail:
+        1 against 1); an unsupported move against a unit that stays or comes the other way,
+        or a move against one's own unit (it fails: 1 or 0 against at least 1); a support cut
+        by a move over land, of another power and not from where it supports into; a support
+        or a convoy nobody moves against. Then, from those: a move into a place whose unit
+        moves away, once that move is settled (alone there after a unit that left, it
+        succeeds; against one that stayed, unsupported or its own power's, it fails); a support
+        not cut, once every move against it is settled (given unless one dislodges it). The
+        search that follows finds them settled, and takes the rest in the same order
+        (``tests/test_resolver_shortcuts.py`` holds this to the long way).
         """
         t = self.table
         kind, dest, owner, movers_to = t.kind, t.dest, t.owner, t.movers_to
@@ -539,10 +598,21 @@ class MovementResolver(GuessResolver):
                 q = dest[p]
                 kq = kind[q]
                 if kq == EMPTY:
-                    if move_supports[p] or len(movers_to[q]) > 1:
-                        left.append(p)
-                        continue
-                    value = True  # attack 1 against nothing and nobody
+                    movers = movers_to[q]
+                    if len(movers) == 1:
+                        value = True  # attack 1 or more against nothing and nobody
+                    else:
+                        # Attack and prevent strengths of 1 each, unless one is supported or
+                        # goes by sea (nobody is there to come the other way).
+                        plain = True
+                        for r in movers:
+                            if move_supports[r] or convoyed[r]:
+                                plain = False
+                                break
+                        if not plain:
+                            left.append(p)  # strengths to compare
+                            continue
+                        value = False  # a standoff
                 elif kq != MOVE or opponent[p] != -1:
                     # A unit that stays, or comes the other way (its own move is not asked).
                     if move_supports[p] and owner[q] != owner[p]:
@@ -557,12 +627,16 @@ class MovementResolver(GuessResolver):
                 if movers:
                     # decide_support: the first move that may cut it decides, if it comes
                     # over land (a convoyed army's path, and the paradox rules, ask for more).
-                    cutter = next((m for m in movers if convoyed[m] or (
-                        owner[m] != owner[p] and m != dest[p])), -1)
-                    if cutter == -1 or convoyed[cutter]:
+                    value = True
+                    for m in movers:
+                        if convoyed[m]:
+                            break
+                        if owner[m] != owner[p] and m != dest[p]:
+                            value = False  # cut
+                            break
+                    if value:
                         left.append(p)  # (not cut: given unless dislodged, asking the moves)
                         continue
-                    value = False  # cut
                 else:
                     value = True
             elif k == CONVOY:
@@ -574,6 +648,48 @@ class MovementResolver(GuessResolver):
                 continue  # a support or convoy made void: it holds
             resolution[p] = value
             resolved[p] = True
+        while left:
+            # The decisions that wait on ones settled now, until no more can be.
+            rest: list[int] = []
+            for p in left:
+                k = kind[p]
+                if k == MOVE:
+                    q = dest[p]
+                    if convoyed[p] or not resolved[q] or kind[q] != MOVE or opponent[p] != -1:
+                        rest.append(p)
+                        continue
+                    if resolution[q]:
+                        if len(movers_to[q]) > 1:
+                            rest.append(p)  # prevent strengths to compare
+                            continue
+                        value = True  # against a hold strength of 0, alone
+                    elif move_supports[p] and owner[q] != owner[p]:
+                        rest.append(p)
+                        continue
+                    else:
+                        value = False  # attack 0 or 1 against a hold strength of 1
+                elif k == SUPPORT:
+                    # Left above, so not cut if no move against it goes by sea.
+                    value = True
+                    for m in movers_to[p]:
+                        if convoyed[m] or not resolved[m]:
+                            break
+                        if resolution[m]:
+                            value = False  # dislodged (by a move it was not cut by)
+                    else:
+                        resolution[p] = value
+                        resolved[p] = True
+                        continue
+                    rest.append(p)
+                    continue
+                else:
+                    rest.append(p)
+                    continue
+                resolution[p] = value
+                resolved[p] = True
+            if len(rest) == len(left):
+                break
+            left = rest
         return left
 
     def _decide_standard_move(self, p: int) -> bool:

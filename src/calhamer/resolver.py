@@ -22,7 +22,9 @@ class GuessResolver:
     def __init__(self, size: int) -> None:
         self.resolution = [False] * size
         self.resolved = [False] * size
-        self.visited = [False] * size
+        # Made on the first search (most decisions of a phase are settled before it, and a
+        # list of every province costs more than the check).
+        self.visited: list[bool] = []
         self._cycle: list[int] = []
         self._guess_based = False
         self._hits = 0
@@ -47,14 +49,17 @@ class GuessResolver:
             # Part of a cycle not yet settled: answer with the value remembered for it.
             self._guess_based = True
             return self.resolution[node]
-        if self.visited[node]:
+        visited = self.visited
+        if not visited:
+            visited = self.visited = [False] * len(self.resolved)
+        if visited[node]:
             # The recursion came back here: a cyclic dependency. Answer with the guess.
             cycle.append(node)
             self._guess_based = True
             self._hits += 1
             return self.resolution[node]
 
-        self.visited[node] = True
+        visited[node] = True
         old_len = len(cycle)
         old_guess_based = self._guess_based
         old_hits = self._hits
@@ -66,7 +71,7 @@ class GuessResolver:
             # Nothing depended on a guess: the answer is final (settled, written out: this is
             # how nearly every decision ends).
             self._guess_based = old_guess_based
-            self.visited[node] = False
+            visited[node] = False
             self.resolution[node] = first
             self.resolved[node] = True
             return first
@@ -81,7 +86,7 @@ class GuessResolver:
             if first == second:
                 del cycle[old_len:]
                 self._guess_based = old_guess_based
-                self.visited[node] = False
+                visited[node] = False
                 self.settle(node, first)
                 return first
             # Zero or two resolutions: the backup rule decides the cycle.
@@ -91,12 +96,12 @@ class GuessResolver:
             self.backup_rule(members)
             del cycle[old_len:]
             self._guess_based = old_guess_based
-            self.visited[node] = False
+            visited[node] = False
             return self.resolve(node)
 
         # Inside a cycle whose ancestor is further up: remember this answer and unwind.
         if node not in cycle:
             cycle.append(node)
         self.resolution[node] = first
-        self.visited[node] = False
+        visited[node] = False
         return first

@@ -19,27 +19,41 @@ from calhamer.adjudicator import (
     fleets_on_some_route,
 )
 from calhamer.map import Map
+from calhamer.notation import Notation
 from calhamer.results import FAILS, SUCCEEDS, Result
 from calhamer.rules import ParadoxRule
 
 if TYPE_CHECKING:
-    pass
-
+    from calhamer.position import Position
 
 
 class Explainer:
     """Turns resolved decisions into each order's result and a reason with strengths."""
 
-    def __init__(self, position, table, resolver, dislodged_at) -> None:
+    def __init__(
+        self,
+        position: Position,
+        table: OrderTable,
+        resolver: MovementResolver,
+        dislodged_at: dict[int, int],
+    ) -> None:
         self.position = position
         self.m: Map = position.map
         self.t: OrderTable = table
         self.r: MovementResolver = resolver
         self.dislodged_at: dict[int, int] = dislodged_at
         self.variant = position.variant
+        # The standard notation's unit names are written here (the same text, without the
+        # notation's calls); a variant's own are asked of its notation.
+        self._names = self.m.loc_names if (
+            type(self.variant.notation).format_unit is Notation.format_unit) else None
 
     def unit_name(self, p: int) -> str:
-        return self.variant.notation.format_unit(self.m, self.position.units[p])
+        unit = self.position.units[p]
+        names = self._names
+        if names is not None:
+            return f"{'AF'[unit.type]} {names[unit.loc]}"
+        return self.variant.notation.format_unit(self.m, unit)
 
     def result(self, p: int) -> tuple[Result, str]:
         t, r = self.t, self.r
@@ -108,7 +122,6 @@ class Explainer:
     def _move(self, p: int) -> tuple[Result, str]:
         t, r = self.t, self.r
         q = t.dest[p]
-        target = self.m.provinces[q].code
         if r.resolution[p]:
             if p in self.dislodged_at:
                 return SUCCEEDS, f"moves; {self._dislodged_reason(p)}"
@@ -116,8 +129,8 @@ class Explainer:
         suffix = f"; {self._dislodged_reason(p)}" if p in self.dislodged_at else ""
         if p in r.neutral:
             return FAILS, "has no effect"
-        if not r.path(p):
-            return FAILS, f"no convoy route to {target}{suffix}"
+        if r.convoyed[p] and not r.path(p):  # (a move over land has its path)
+            return FAILS, f"no convoy route to {self.m.provinces[q].code}{suffix}"
         attack = r.attack_strength(p)
         opp = r.opponent[p]
         if attack == 0 and t.kind[q] != EMPTY and t.owner[q] == t.owner[p]:

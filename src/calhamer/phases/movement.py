@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from calhamer.adjudicator import (
     SUPPORT,
     MovementResolver,
     OrderTable,
+    power_numbers,
     resolve_movement,
 )
 from calhamer.errors import OrderError
@@ -70,9 +72,16 @@ class MovementReading:
 
     ``legal`` maps a province to the legal order its unit executes; ``ordered`` the provinces
     whose unit was given some legal order (the first entry of each; ``more`` any others).
+
+    Given the rules, the reading also fills the phase's :class:`OrderTable` as it takes each
+    legal order (:meth:`order_table` hands it over), rather than having the table read every
+    order again: the usual orders are entered here, from what their quick checks looked up,
+    any other by :meth:`OrderTable.read_order`. A unit given clashing orders, orders replaced
+    (a variant's :meth:`~calhamer.variant.Variant.unit_orders`), or a power the map does not
+    number leave the table to be built from ``legal`` instead, as before.
     """
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, rules: Rules | None = None) -> None:
         self.position = position
         self.variant = variant = position.variant
         self.map = position.map
@@ -90,6 +99,12 @@ class MovementReading:
             notation.parse_order is Notation.parse_order
             and notation.format_order is Notation.format_order
         )
+        # The table being filled (None when it is to be built from ``legal``), its units
+        # placed as their orders are taken.
+        self.table: OrderTable | None = None
+        if rules is not None:
+            self.table = OrderTable(position, {}, rules, place_units=False)
+        self.numbers = power_numbers(self.map)
 
     def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
         """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
@@ -100,16 +115,26 @@ class MovementReading:
         """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
         position, m = self.position, self.map
         power_codes, powers = m._power_codes, self.powers
-        add_entry, legal, ordered = self.entries.append, self.legal, self.ordered
+        # (``entries.append(...)`` itself: a bound method kept in a local is called the slow
+        # way, where the call written out is one the interpreter does in place.)
+        entries, legal, ordered = self.entries, self.legal, self.ordered
         check, quick = self.check, self.quick
         loc_province = m.loc_province
+        # Looked up in a dict of its own: a read-only view's look-ups cost twice as much
+        # (and compiled, a dict typed as one is looked up natively).
+        units: dict[int, Unit] = editable(position.units)
         if quick is not None:
             army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
             reach = quick.reach
             army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
-            # Looked up in a dict of its own: a read-only view's look-ups cost twice as much
-            # (and compiled, a dict typed as one is looked up natively).
-            units: dict[int, Unit] = editable(position.units)
+        table = self.table
+        numbers = self.numbers
+        number = -1
+        if table is not None:
+            t_kind, t_owner, t_type = table.kind, table.owner, table.unit_type
+            t_dest, t_src, t_exact = table.dest, table.src, table.exact
+            t_ordered, t_movers, t_supports = table.ordered, table.movers, table.supports
+            movers_to, crowded, swaps = table.movers_to, table.crowded, table.swaps
         standard, hold, move, support = _STANDARD_ORDERS, Hold, Move, Support
         order_type = Order
         # The canonical reader's memo of this map (texts in calhamer's own form already read).
@@ -121,23 +146,27 @@ class MovementReading:
             power = raw_power if raw_power in power_codes else (
                 m.find_power(raw_power) or raw_power.upper())
             powers[power] = None
+            if table is not None:
+                number = numbers.get(power, -1)
+                if number == -1:
+                    table = self.table = None  # a power the map does not number
             for order in items:
                 cls = type(order)
                 if cls in standard:
                     entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    add_entry(entry)
+                    entries.append(entry)
                 elif (cls is str and memo is not None
                       and (read := memo.get(order)) is not None):
                     # Canonical text read before on this map (a game repeats its orders): the
                     # memo's look-up, done here rather than through _read (as _read does it).
                     entry = [power, order, read, read, None,
                              _READ if order.endswith(" VIA") else _READ_EXACTLY]
-                    add_entry(entry)
+                    entries.append(entry)
                     order = read
                     cls = type(order)
                 elif cls is str or isinstance(order, str):
                     entry = self._read(power, order)
-                    add_entry(entry)
+                    entries.append(entry)
                     order = entry[2]
                     if order is None:
                         continue  # unreadable: invalid already
@@ -147,11 +176,12 @@ class MovementReading:
                         continue
                 else:
                     entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    add_entry(entry)
+                    entries.append(entry)
                     if not isinstance(order, order_type):
                         entry[4] = _NOT_MOVEMENT
                         continue
                 checked = None
+                taken = EMPTY  # the kind of an order the quick checks took as given
                 if quick is not None:
                     # The usual orders, legal exactly as given, settled by look-ups (any other
                     # goes to the full check below, which also says why an order is illegal).
@@ -167,18 +197,19 @@ class MovementReading:
                     ):
                         if cls is hold:
                             checked = order
+                            taken = HOLD
                         elif cls is move:
                             # Named with its class, so that compiled, its fields are read
                             # natively (plain Python pays nothing for it).
                             move_order: Move = order
+                            to = move_order.dest
                             if unit.type is ARMY:
-                                if move_order.dest in army_moves[loc]:
+                                if to in army_moves[loc]:
                                     checked = order
-                            elif (
-                                not move_order.via_convoy
-                                and move_order.dest in fleet_moves[loc]
-                            ):
+                                    taken = MOVE
+                            elif not move_order.via_convoy and to in fleet_moves[loc]:
                                 checked = order
+                                taken = MOVE
                         elif cls is support:
                             support_order: Support = order
                             named = support_order.target
@@ -196,6 +227,7 @@ class MovementReading:
                                          or into in army_adjacent[target])))
                             ):
                                 checked = order
+                                taken = SUPPORT
                 if checked is None:
                     try:
                         checked = check(position, power, order)
@@ -206,15 +238,99 @@ class MovementReading:
                     province = loc_province[checked.loc]
                 else:
                     province = here  # legal as given: the entry holds it already
-                if replace:
+                if replace and province in ordered:
+                    # An order given is replaced: the table is built from ``legal``.
                     self._replace(province, entry, checked)
+                    table = self.table = None
                 elif province not in legal:
+                    # (Replacing nothing, an order of a unit no player commands is taken as
+                    # any other.)
                     legal[province] = checked
                     ordered[province] = entry
+                    if table is None:
+                        continue
+                    if taken == EMPTY:
+                        if not self._enter(table, province, checked, units):
+                            table = self.table = None
+                        continue
+                    # Entered here as OrderTable.read_order enters it, from what the quick
+                    # checks found (an army moves next door by land, a fleet never by sea).
+                    assert unit is not None  # (the quick checks found it)
+                    t_owner[here] = number
+                    t_type[here] = unit.type
+                    if taken == HOLD:
+                        t_kind[here] = HOLD
+                    elif taken == MOVE:
+                        t_kind[here] = MOVE
+                        t_ordered.append(here)
+                        t_movers.append(here)
+                        q = t_dest[here] = loc_province[to]
+                        t_exact[here] = to
+                        if move_order.via_convoy:
+                            table.via_convoy.add(here)
+                        going = movers_to[q]
+                        if going:
+                            going.append(here)
+                            if len(going) == 2:
+                                crowded.append(q)
+                        else:
+                            movers_to[q] = [here]
+                        if t_kind[q] == MOVE and t_dest[q] == here:
+                            swaps.append((q, here) if q < here else (here, q))
+                    else:
+                        t_kind[here] = SUPPORT
+                        t_ordered.append(here)
+                        t_supports.append(here)
+                        t_src[here] = target
+                        if into_loc is not None:
+                            t_dest[here] = into
+                            if loc_coast[into_loc] is not None:
+                                t_exact[here] = into_loc
                 else:
                     self.more.setdefault(province, []).append(entry)
                     if legal[province] != checked:
                         self.clashes.add(province)
+                        table = self.table = None  # the unit holds: built from ``legal``
+
+    def _enter(
+        self, table: OrderTable, province: int, checked: Order, units: dict[int, Unit]
+    ) -> bool:
+        """Enter in ``table`` an order the full check took (False: the table cannot take it,
+        and is to be built from ``legal``)."""
+        unit = units.get(province)
+        number = -1 if unit is None else self.numbers.get(unit.power, -1)
+        if unit is None or number == -1:
+            return False
+        table.owner[province] = number
+        table.unit_type[province] = unit.type
+        table.kind[province] = HOLD
+        table.read_order(province, checked)
+        return True
+
+    def order_table(self, rules: Rules) -> OrderTable:
+        """The phase's :class:`OrderTable` of ``legal``: the one filled as the orders were
+        read, or one built from ``legal`` (the same table either way)."""
+        table, self.table = self.table, None  # handed over once
+        if table is not None and table.rules is rules:
+            units = self.position.units
+            if len(self.legal) == len(units) or self._place_rest(table, units):
+                table.finish()
+                return table
+        return OrderTable(self.position, self.legal, rules)
+
+    def _place_rest(self, table: OrderTable, units: Mapping[int, Unit]) -> bool:
+        """Place the units given no legal order, as holds (False: a power the map does not
+        number, for which the table numbers the powers its own way)."""
+        kind, owner, unit_type, numbers = table.kind, table.owner, table.unit_type, self.numbers
+        for province, unit in units.items():
+            if kind[province] == EMPTY:
+                number = numbers.get(unit.power, -1)
+                if number == -1:
+                    return False
+                owner[province] = number
+                unit_type[province] = unit.type
+                kind[province] = HOLD
+        return True
 
     def _read(self, power: str, text: str) -> list[Any]:
         """The entry of an order given as text (``given`` None if it cannot be read)."""
@@ -323,7 +439,7 @@ def adjudicate_movement(
     *,
     resolver_class: type[MovementResolver] = MovementResolver,
 ) -> PhaseOutcome:
-    reading = MovementReading(position)
+    reading = MovementReading(position, rules)
     reading.add_all(orders)
     if reading.clashes:
         reading.settle_clashes()
@@ -332,7 +448,7 @@ def adjudicate_movement(
     for power, items in reading.variant.unit_orders(position, reading.legal, rules).items():
         reading.add(power, items, replace=True)
     legal = reading.legal
-    table = OrderTable(position, legal, rules)
+    table = reading.order_table(rules)
     resolver = resolve_movement(table, resolver_class)
     return _movement_outcome(position, reading, table, resolver, legal, rules)
 

@@ -188,15 +188,20 @@ class Position:
     def adjustments(self) -> dict[str, int]:
         """Builds (positive) or removals (negative) each power is due in an adjustment phase
         (a new dict each call; counted once per position)."""
+        due = dict.fromkeys(self.map.power_codes, 0)  # every player's power, due none or more
+        due.update(self.counted_adjustments())
+        return due
+
+    def counted_adjustments(self) -> Mapping[str, int]:
+        """The count :meth:`adjustments` gives out, as kept (not copied; a power due none may
+        be missing, and the powers come in no set order): for a reader that only looks up."""
         known = self.__dict__.get(_DUE)
         if known is None:
             known = {}  # centres less units, counted in one go
             self._add_centres(known, 1)
             self._add_units(known, -1)
             self.__dict__[_DUE] = known
-        due = dict.fromkeys(self.map.power_codes, 0)  # every player's power, due none or more
-        due.update(known)
-        return due
+        return known
 
     def remember_adjustments(self, due: dict[str, int]) -> None:
         """Keep ``due`` as the count :meth:`adjustments` gives (powers left out are due none):

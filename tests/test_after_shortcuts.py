@@ -8,6 +8,9 @@ Random boards and orders of the standard map (the strategies of ``test_propertie
 every edition, and the retreats and winters of random games of the variants that play the
 standard phases (Arpiesse's coloured builds and retreat clashes, Kriegsplomacy's blocked
 retreats that fail, the DP variants' minor powers).
+
+The board after a movement phase finds the places closed by a standoff among the places moved
+to that nobody reached or holds: held to every empty place the resolver calls a standoff.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from types import MappingProxyType
 from hypothesis import given
 from hypothesis import strategies as st
 
+from calhamer.adjudicator import MOVE
 from calhamer.map import ARMY, FLEET, Terrain
 from calhamer.options import possible_orders
 from calhamer.orders import Build, Disband, Retreat, Waive
@@ -41,6 +45,8 @@ from test_properties import (
     adjustment_orders,
     adjustment_positions,
     as_dict,
+    movement_orders,
+    movement_positions,
     retreat_orders,
     retreat_positions,
 )
@@ -375,3 +381,30 @@ def test_builds_share_plain_units_unless_the_variant_makes_its_own() -> None:
     assert plain_unit("FRANCE", ARMY, 5) is plain_unit("FRANCE", ARMY, 5)
     assert plain_unit("FRANCE", FLEET, 5) == Unit("FRANCE", FLEET, 5)
     assert moved_unit(Unit("FRANCE", ARMY, 7), 5) is plain_unit("FRANCE", ARMY, 5)
+
+
+# -- the board after a movement phase --------------------------------------------------------
+
+
+@SETTINGS
+@given(case=movement_positions(), data=st.data())
+def test_places_left_by_a_standoff_are_those_the_resolver_names(
+    case: Case, data: st.DataObject
+) -> None:
+    """The places closed to retreats, found among the places moved to that nobody reached
+    or holds, are every empty place of the board the resolver calls a standoff (two or more
+    moves tried, under the standard rule); the moves made are each move that succeeded, to
+    the location it named."""
+    position = case.position
+    orders = as_dict(data.draw(movement_orders(position), label="orders"))
+    for rules in RULES:
+        outcome = adjudicate(position, orders, rules)
+        resolver = outcome.resolution.resolver
+        table = resolver.table
+        assert outcome.after.contested == {
+            q for q in range(len(table.kind))
+            if q not in outcome.after.units and len(table.movers_to[q]) > 1
+            and resolver.standoff(q)}
+        assert outcome.moved == {
+            p: table.exact[p] for p in table.movers
+            if table.kind[p] == MOVE and resolver.resolution[p]}

@@ -369,9 +369,19 @@ def _movement_outcome(
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
     units = position.units
-    if dislodged_at or moved:
+    if moved and not dislodged_at:
         # Rebuilt in the order the units stood in, a moved unit where it stood (unit by unit:
         # copying the table as lists and changing the few places that change costs more).
+        new_units = {}
+        loc_province = m.loc_province
+        for province, unit in units.items():
+            if province in moved:
+                new_loc = moved[province]
+                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+            else:
+                new_units[province] = unit
+    elif dislodged_at:
+        # As above, the units dislodged left out (to retreat, or destroyed).
         new_units = {}
         loc_province = m.loc_province
         for province, unit in units.items():

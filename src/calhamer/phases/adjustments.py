@@ -41,7 +41,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     variant = reading.variant
     for power, items in variant.unit_orders(position, {}, rules).items():
         reading.add(power, items)  # units no player commands (a DP variant's minor powers)
-    due = position.counted_adjustments().get  # looked up only: no copy of the count
+    counted = position.counted_adjustments()  # looked up only: no copy of the count
+    due = counted.get
     # A build makes a plain unit shared with every other of its place, unless the variant
     # makes its own (Arpiesse's colours).
     own_units = not keeps_standard(variant, "built_unit")
@@ -113,7 +114,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             entry[VERDICT] = INVALID
             entry[REASON] = "only builds, removals and waives are given in winter"
 
-    if any(amount < 0 for amount in position.counted_adjustments().values()):
+    if min(counted.values(), default=0) < 0:  # someone must remove
         # In the order of adjustments(): the powers' own, then any other.
         for power, amount in position.adjustments().items():
             if amount >= 0:

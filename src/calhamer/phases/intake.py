@@ -165,8 +165,18 @@ class PhaseReading:
         self.entries: list[list[Any]] = []
         # Every power given orders has a list of results, empty or not, in the order given.
         self.powers: dict[str, None] = {}
+        # add() written out for the orders given (this runs every phase).
+        m = position.map
+        codes, powers, append = m._power_codes, self.powers, self.entries.append
         for raw_power, items in orders.items():
-            self.add(raw_power, items)
+            power = raw_power if raw_power in codes else (
+                m.find_power(raw_power) or raw_power.upper())
+            powers[power] = None
+            for item in items:
+                if isinstance(item, str):
+                    append(self._read(power, item))
+                else:
+                    append([power, None, item, item, SUCCEEDS, ""])
 
     def add(self, raw_power: str, items: Iterable[str | AnyOrder]) -> None:
         """Read ``items`` as orders of ``raw_power``, as :meth:`Intake.add` reads them."""
@@ -176,7 +186,7 @@ class PhaseReading:
         self.powers[power] = None
         append = self.entries.append
         for item in items:
-            if type(item) is str or isinstance(item, str):
+            if isinstance(item, str):
                 append(self._read(power, item))
             else:
                 append([power, None, item, item, SUCCEEDS, ""])

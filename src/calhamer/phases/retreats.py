@@ -184,13 +184,14 @@ def _checked_retreat(
     unit = entry.unit
     dest = order.dest
     if unit.type is FLEET:
-        try:
-            dest = fleet_destination(m, unit.loc, dest)
-        except Illegal as exc:
-            line[VERDICT], line[REASON] = INVALID, str(exc)
-            return None
+        if dest not in m.fleet_adjacent[unit.loc]:  # else an exact, reachable location
+            try:
+                dest = fleet_destination(m, unit.loc, dest)
+            except Illegal as exc:
+                line[VERDICT], line[REASON] = INVALID, str(exc)
+                return None
     else:
-        dest = m.province_of(dest)
+        dest = m.loc_province[dest]
     if listed:
         allowed = dest in position.variant.retreat_choices(position, entry)  # the one source
     else:

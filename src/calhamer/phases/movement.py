@@ -351,10 +351,11 @@ def _movement_outcome(
     moved: dict[int, int] = {}  # province -> the location it moved to (the outcome's own)
     dislodger: dict[int, int] = {}  # province -> the province its attacker came from
     targets: set[int] = set()
+    target = targets.add
     for p in table.movers:
         if kind[p] == MOVE:
             q = dest[p]
-            targets.add(q)
+            target(q)
             if success[p]:
                 moved[p] = exact[p]
                 dislodger[q] = p
@@ -413,19 +414,20 @@ def _movement_outcome(
             contested = frozenset(
                 q for q in left if (ask_all or len(movers_to[q]) > 1) and standoff(q))
     phase = position.phase
-    if dislodged:
+    retreating = tuple(dislodged)  # one tuple, for the board after and the outcome
+    if retreating:
         phase = phase_of(phase.year, phase.season, "R")
     state = reading.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
-        phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
+        phase=phase, units=MappingProxyType(new_units), dislodged=retreating,
         contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
-    nxt = after if dislodged else advance(after, rules)
+    nxt = after if retreating else advance(after, rules)
     resolution = Resolution(resolver, legal)
     after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
-        position, word_results, after, nxt, tuple(dislodged), moved, destroyed, resolution,
+        position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )
 
 

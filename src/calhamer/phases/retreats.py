@@ -24,6 +24,7 @@ from calhamer.phases.intake import (
     VERDICT,
     OrdersIn,
     PhaseReading,
+    keeps_standard,
     moved_unit,
 )
 
@@ -59,21 +60,9 @@ def _open_to_retreat(position: Position, entry: Dislodged, province: int) -> boo
             and province != entry.attacker_from)
 
 
-# Whether each variant class has retreat choices of its own, found once per class.
-_OWN_CHOICES: dict[type, bool] = {}
-
-
 def _own_choices(variant: object) -> bool:
-    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's
-    (``Variant.retreat_choices``, recognised by name: the variant module imports the phases,
-    so this one may not import it)."""
-    kind = type(variant)
-    own = _OWN_CHOICES.get(kind)
-    if own is None:
-        method = getattr(kind, "retreat_choices")  # noqa: B009 (any class, as variants are)
-        own = _OWN_CHOICES[kind] = (method.__module__, method.__qualname__) != (
-            "calhamer.variant", "Variant.retreat_choices")
-    return own
+    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's."""
+    return not keeps_standard(variant, "retreat_choices")
 
 
 def _retreat_needed(position: Position) -> bool:

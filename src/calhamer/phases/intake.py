@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, FLEET, Map, UnitType
@@ -141,8 +141,14 @@ def keeps_standard(variant: object, name: str) -> bool:
     return kept
 
 
-# The fields of a :class:`PhaseReading` entry, a list (cheaper to make than a result).
-POWER, TEXT, GIVEN, ORDER, VERDICT, REASON = range(6)
+# The fields of a :class:`PhaseReading` entry, a list (cheaper to make than a result);
+# final, so that the compiled build reads them as constants.
+POWER: Final = 0
+TEXT: Final = 1
+GIVEN: Final = 2
+ORDER: Final = 3
+VERDICT: Final = 4
+REASON: Final = 5
 
 
 class PhaseReading:

@@ -9,6 +9,8 @@ every edition, and the retreats and winters of random games of the variants that
 standard phases (Arpiesse's coloured builds and retreat clashes, Kriegsplomacy's blocked
 retreats that fail, the DP variants' minor powers).
 
+``carry_forward`` asks the standard visibility policy nothing (it keeps every field as it is).
+
 The board after a movement phase finds the places closed by a standoff among the places moved
 to that nobody reached or holds: held to every empty place the resolver calls a standoff.
 """
@@ -38,7 +40,7 @@ from calhamer.rules import EDITIONS, find_rules
 from calhamer.validation import Illegal, fleet_destination
 from calhamer.variant import STANDARD
 from calhamer.variants import find_variant
-from calhamer.views import carry_forward
+from calhamer.views import STANDARD_VISIBILITY, carry_forward
 from test_properties import (
     SETTINGS,
     Case,
@@ -408,3 +410,26 @@ def test_places_left_by_a_standoff_are_those_the_resolver_names(
         assert outcome.moved == {
             p: table.exact[p] for p in table.movers
             if table.kind[p] == MOVE and resolver.resolution[p]}
+
+
+def test_the_standard_policy_carries_the_fields_as_they_are() -> None:
+    """carry_forward asks the standard visibility policy nothing: what it would answer, for
+    every phase of random games and for a variant with fields of its own (DP bids), is the
+    next phase's own fields, unchanged."""
+    assert STANDARD.visibility is STANDARD_VISIBILITY
+    for variant_name in ("standard", "standard-dp"):
+        variant = find_variant(variant_name)
+        assert variant.visibility is STANDARD_VISIBILITY
+        rules = variant.phase_rules(find_rules(variant.default_rules))
+        rng = random.Random(variant_name)
+        position = Position.initial(variant=variant)
+        while position.phase.year < 1904:
+            orders = {power: [rng.choice(c) for c in possible_orders(position, power, rules)
+                              .values() if c] for power in position.powers()}
+            outcome = adjudicate(position, orders, rules)
+            assert STANDARD_VISIBILITY.carried_extra(
+                position, outcome.after, outcome.resolution, outcome.next.extra
+            ) is outcome.next.extra
+            assert carry_forward(position, outcome.resolution, outcome.after, outcome.next) == (
+                outcome.after, outcome.next)
+            position = outcome.next

@@ -404,7 +404,7 @@ def _movement_outcome(
     # Places left empty by a standoff: moved to, and neither reached nor held. The standard
     # rule needs two moves there, so a place only one unit tried is asked about only under a
     # variant's own rule.
-    contested: frozenset[int] = _NO_PLACES
+    contested: frozenset[int] = frozenset()
     if targets:
         left = targets.difference(dislodger, new_units)
         if left:
@@ -429,6 +429,3 @@ def _movement_outcome(
     return PhaseOutcome(
         position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )
-
-
-_NO_PLACES: frozenset[int] = frozenset()

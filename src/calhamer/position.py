@@ -123,18 +123,20 @@ class Position:
 
         The copy is filled in directly rather than through ``__init__``: the fields are
         already checked values, and only the mappings given anew are made read-only."""
-        if not changes.keys() <= _FIELDS:
-            unknown = sorted(changes.keys() - _FIELDS)[0]
-            raise TypeError(f"Position has no field {unknown!r}")
-        new = object.__new__(Position)
+        new = _new(Position)
         fields = new.__dict__
         fields.update(self.__dict__)
         fields.pop(_DUE, None)  # counted from the old fields: the new position counts its own
         fields.update(changes)
-        if "units" in changes:
-            fields["units"] = _frozen(changes["units"])  # type: ignore[arg-type]
-        if "centers" in changes:
-            fields["centers"] = _frozen(changes["centers"])  # type: ignore[arg-type]
+        if len(fields) != _FIELD_COUNT:
+            unknown = sorted(changes.keys() - _FIELDS)[0]
+            raise TypeError(f"Position has no field {unknown!r}")
+        # Asked of the fields rather than of ``changes``: the old position's are read-only
+        # views already, so this makes exactly the mappings given anew read-only.
+        if type(fields["units"]) is not MappingProxyType:
+            fields["units"] = MappingProxyType(dict(fields["units"]))
+        if type(fields["centers"]) is not MappingProxyType:
+            fields["centers"] = MappingProxyType(dict(fields["centers"]))
         return new
 
     # -- questions ---------------------------------------------------------------------------
@@ -186,15 +188,20 @@ class Position:
     def adjustments(self) -> dict[str, int]:
         """Builds (positive) or removals (negative) each power is due in an adjustment phase
         (a new dict each call; counted once per position)."""
+        due = dict.fromkeys(self.map.power_codes, 0)  # every player's power, due none or more
+        due.update(self.counted_adjustments())
+        return due
+
+    def counted_adjustments(self) -> Mapping[str, int]:
+        """The count :meth:`adjustments` gives out, as kept (not copied; a power due none may
+        be missing, and the powers come in no set order): for a reader that only looks up."""
         known = self.__dict__.get(_DUE)
         if known is None:
             known = {}  # centres less units, counted in one go
             self._add_centres(known, 1)
             self._add_units(known, -1)
             self.__dict__[_DUE] = known
-        due = dict.fromkeys(self.map.power_codes, 0)  # every player's power, due none or more
-        due.update(known)
-        return due
+        return known
 
     def remember_adjustments(self, due: dict[str, int]) -> None:
         """Keep ``due`` as the count :meth:`adjustments` gives (powers left out are due none):
@@ -232,6 +239,8 @@ _DUE = "_adjustments_due"
 
 _FIELDS = frozenset(("map", "phase", "units", "centers", "dislodged", "contested", "variant",
                      "extra"))
+_FIELD_COUNT = len(_FIELDS)
+_new = object.__new__
 
 
 def units_from_specs(

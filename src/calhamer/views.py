@@ -170,7 +170,10 @@ def carry_forward(
     Only the next phase changes (and ``after`` with it when it is that phase): the board the
     phase leaves is what it is. Every phase handler calls this before building its outcome.
     """
-    extra = before.variant.visibility.carried_extra(before, after, resolution, nxt.extra)
+    policy = before.variant.visibility
+    if policy is STANDARD_VISIBILITY:
+        return after, nxt  # the standard policy keeps the fields as they are (no call a phase)
+    extra = policy.carried_extra(before, after, resolution, nxt.extra)
     if extra is nxt.extra:
         return after, nxt
     new = nxt.replace(extra=extra)

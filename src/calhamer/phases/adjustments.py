@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from calhamer.map import FLEET, Map, Terrain
+from calhamer.map import FLEET, Location, Map, Terrain, UnitType
 from calhamer.orders import Build, Disband, Waive
 from calhamer.pieces import Unit
-from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal
 from calhamer.views import carry_forward
@@ -19,7 +20,16 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 from calhamer.phases.flow import advance, editable
-from calhamer.phases.intake import Intake, OrdersIn
+from calhamer.phases.intake import (
+    ORDER,
+    POWER,
+    REASON,
+    VERDICT,
+    OrdersIn,
+    PhaseReading,
+    keeps_standard,
+    plain_unit,
+)
 
 _BUILD_ORDERS = (Build, Waive)
 
@@ -27,92 +37,110 @@ _BUILD_ORDERS = (Build, Waive)
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
     m = position.map
     loc_province = m.loc_province
-    intake = Intake(position, orders)
-    for power, items in intake.variant.unit_orders(position, {}, rules).items():
-        intake.add(power, items)  # units no player commands (a DP variant's minor powers)
-    due = position.adjustments()
-    units = editable(position.units)
+    reading = PhaseReading(position, orders)
+    variant = reading.variant
+    for power, items in variant.unit_orders(position, {}, rules).items():
+        reading.add(power, items)  # units no player commands (a DP variant's minor powers)
+    counted = position.counted_adjustments()  # looked up only: no copy of the count
+    due = counted.get
+    # A build makes a plain unit shared with every other of its place, unless the variant
+    # makes its own (Arpiesse's colours).
+    own_units = not keeps_standard(variant, "built_unit")
+    occupied = position.units
+    units = editable(occupied)
     built: dict[str, int] = {}
     removed_by: dict[str, int] = {}
     removed: list[int] = []
-    for result, order in intake.accepted:
-        power = result.power
-        allowance = due.get(power, 0)
-        if isinstance(order, _BUILD_ORDERS):
+    for entry in reading.entries:
+        order = entry[ORDER]
+        if order is None:
+            continue  # unreadable: invalid already
+        power = entry[POWER]
+        allowance = due(power, 0)
+        kind = type(order)
+        if kind is Build or kind is Waive or isinstance(order, _BUILD_ORDERS):
             if allowance <= 0:
-                intake.illegal(result, f"{power} has no builds this winter")
+                entry[VERDICT], entry[REASON] = INVALID, f"{power} has no builds this winter"
                 continue
             if built.get(power, 0) >= allowance:
-                result.result = FAILS
-                result.reason = f"{power} may build only {allowance} this winter"
+                entry[VERDICT] = FAILS
+                entry[REASON] = f"{power} may build only {allowance} this winter"
                 continue
-            if isinstance(order, Build):
+            if kind is Build or isinstance(order, Build):
                 try:
-                    new_unit = _checked_build(position, power, order, units, rules)
+                    unit_type, loc = _checked_build(position, power, order, units, rules)
                 except _AlreadyBuilt as taken:
-                    result.result, result.reason = FAILS, str(taken)
+                    entry[VERDICT], entry[REASON] = FAILS, str(taken)
                     continue
                 except Illegal as exc:
-                    intake.illegal(result, str(exc))
+                    entry[VERDICT], entry[REASON] = INVALID, str(exc)
                     continue
+                new_unit = (variant.built_unit(power, order, unit_type, loc) if own_units
+                            else plain_unit(power, unit_type, loc))
                 units[loc_province[new_unit.loc]] = new_unit
                 if order.unit_type is not new_unit.type or order.loc != new_unit.loc:
                     # The build as it stands (a coast or unit type settled); written out
                     # only when something changed, since this runs for every build.
-                    result.order = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
-                result.reason = "built"
+                    entry[ORDER] = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
+                entry[REASON] = "built"
             else:
-                result.reason = "build waived"
+                entry[REASON] = "build waived"
             built[power] = built.get(power, 0) + 1
         elif isinstance(order, Disband):
             province = loc_province[order.loc]
-            unit = position.units.get(province)
+            unit = occupied.get(province)
             if allowance >= 0:
-                intake.illegal(result, f"{power} has no units to remove this winter")
+                entry[VERDICT] = INVALID
+                entry[REASON] = f"{power} has no units to remove this winter"
                 continue
             if unit is None or unit.power != power:
-                intake.illegal(result, f"{power} has no unit in {m.describe(province)}")
+                entry[VERDICT] = INVALID
+                entry[REASON] = f"{power} has no unit in {m.describe(province)}"
                 continue
             if province not in units:
-                result.result, result.reason = FAILS, "this unit is already removed"
+                entry[VERDICT], entry[REASON] = FAILS, "this unit is already removed"
                 continue
             if removed_by.get(power, 0) >= -allowance:
-                result.result = FAILS
-                result.reason = f"{power} must remove only {-allowance} this winter"
+                entry[VERDICT] = FAILS
+                entry[REASON] = f"{power} must remove only {-allowance} this winter"
                 continue
             del units[province]
             removed.append(province)
             removed_by[power] = removed_by.get(power, 0) + 1
-            result.order = Disband(unit.type, unit.loc)
-            result.reason = "removed"
+            if kind is not Disband or order.unit_type is not unit.type or order.loc != unit.loc:
+                entry[ORDER] = Disband(unit.type, unit.loc)  # the unit as it stands
+            entry[REASON] = "removed"
         else:
-            intake.illegal(result, "only builds, removals and waives are given in winter")
+            entry[VERDICT] = INVALID
+            entry[REASON] = "only builds, removals and waives are given in winter"
 
-    for power, amount in due.items():
-        if amount >= 0:
-            continue
-        missing = -amount - removed_by.get(power, 0)
-        if missing > 0:
-            for province in civil_disorder_removals(position, power, units, missing, rules):
-                unit = units.pop(province)
-                removed.append(province)
-                # The canonical text is written by intake.finish, when the results are read.
-                intake.results.setdefault(power, []).append(
-                    OrderResult(power, "", "", SUCCEEDS,
-                                "removed by the civil-disorder rule (too few removals ordered)",
-                                Disband(unit.type, unit.loc))
-                )
+    if min(counted.values(), default=0) < 0:  # someone must remove
+        # In the order of adjustments(): the powers' own, then any other.
+        for power, amount in position.adjustments().items():
+            if amount >= 0:
+                continue
+            missing = -amount - removed_by.get(power, 0)
+            if missing > 0:
+                for province in civil_disorder_removals(position, power, units, missing, rules):
+                    unit = units.pop(province)
+                    removed.append(province)
+                    reading.add_result(
+                        power, Disband(unit.type, unit.loc), SUCCEEDS,
+                        "removed by the civil-disorder rule (too few removals ordered)")
     after = position.replace(units=MappingProxyType(units))
     after, nxt = carry_forward(position, None, after, advance(after, rules))
     # The texts are written when the results are first read (a bot may never read them).
-    return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)
+    return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
 
 
 class _AlreadyBuilt(Illegal):
     """A legal build that another build this winter has already used up."""
 
 
-def _checked_build(position: Position, power: str, order: Build, units, rules: Rules) -> Unit:
+def _checked_build(
+    position: Position, power: str, order: Build, units: Mapping[int, Unit], rules: Rules
+) -> tuple[UnitType, Location]:
+    """The unit type and location of a legal build (a coast settled); raises Illegal."""
     m = position.map
     province_id = m.loc_province[order.loc]
     province = m.provinces[province_id]
@@ -139,7 +167,7 @@ def _checked_build(position: Position, power: str, order: Build, units, rules: R
             loc = province_id
     else:
         loc = province_id
-    return position.variant.built_unit(power, order, unit_type, loc)
+    return unit_type, loc
 
 
 def civil_disorder_removals(

@@ -96,15 +96,15 @@ def _centres_after_fall(
     get = due.get
     plain = m.single_centres
     for province, unit in position.units.items():
-        power = unit.power
         if type(unit) is not _UNIT:
             plain = False  # a stack counts all its units (and a variant's unit may be one)
         if weight[province]:
-            centers[province] = power
+            centers[province] = unit.power
         else:
+            power = unit.power
             due[power] = get(power, 0) - 1
-            owner = centers.get(province)
-            if owner is not None:  # a centre entry on a province that is no supply centre
+            if province in centers:  # a centre entry on a province that is no supply centre
+                owner = centers[province]
                 due[owner] = get(owner, 0) + 1
     if not plain:
         return centers, None, set()

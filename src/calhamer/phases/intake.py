@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.errors import OrderError
-from calhamer.map import ARMY, FLEET, Map
+from calhamer.map import ARMY, FLEET, Map, UnitType
 from calhamer.notation import Notation, canonical_movement_order
 from calhamer.orders import AnyOrder, Order
 from calhamer.pieces import Unit
-from calhamer.results import INVALID, SUCCEEDS, OrderResult
+from calhamer.results import INVALID, SUCCEEDS, OrderResult, Result
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -124,6 +124,112 @@ class Intake:
         return self.variant.notation.format_order(self.position, order)
 
 
+# Whether a variant class keeps a hook of the standard game's, by class and hook, found once.
+_KEPT: dict[tuple[type, str], bool] = {}
+
+
+def keeps_standard(variant: object, name: str) -> bool:
+    """Whether ``variant``'s class keeps the standard game's method ``name``
+    (``Variant.<name>``, recognised by where it is written: the variant module imports the
+    phases, so they may not import it). A phase may then take a short way of its own."""
+    key = (type(variant), name)
+    kept = _KEPT.get(key)
+    if kept is None:
+        method = getattr(key[0], name)
+        kept = _KEPT[key] = (method.__module__, method.__qualname__) == (
+            "calhamer.variant", "Variant." + name)
+    return kept
+
+
+# The fields of a :class:`PhaseReading` entry, a list (cheaper to make than a result);
+# final, so that the compiled build reads them as constants.
+POWER: Final = 0
+TEXT: Final = 1
+GIVEN: Final = 2
+ORDER: Final = 3
+VERDICT: Final = 4
+REASON: Final = 5
+
+
+class PhaseReading:
+    """The orders of a retreat or adjustment phase as the standard handlers read them: what
+    :class:`Intake` keeps (every line, good or bad, in the order given), each as an entry
+    ``[power, text, given, order, verdict, reason]`` rather than an :class:`OrderResult`.
+    The results are made, and their texts written, only when they are read (:meth:`results`):
+    a bot that only wants the next position never pays for them.
+
+    ``text`` is None for an order given as a value (its text is written out from ``given``);
+    ``order`` is None for a line that could not be read (its verdict invalid already), else
+    the order as it stands (a handler may settle it: a coast, a unit type). A handler settles
+    ``verdict`` and ``reason`` in place. A variant's own handlers use :class:`Intake`, whose
+    results are there to be changed.
+    """
+
+    def __init__(self, position: Position, orders: OrdersIn) -> None:
+        self.position = position
+        self.variant = position.variant
+        self.entries: list[list[Any]] = []
+        # Every power given orders has a list of results, empty or not, in the order given.
+        self.powers: dict[str, None] = {}
+        # add() written out for the orders given (this runs every phase).
+        m = position.map
+        codes, powers, append = m._power_codes, self.powers, self.entries.append
+        for raw_power, items in orders.items():
+            power = raw_power if raw_power in codes else (
+                m.find_power(raw_power) or raw_power.upper())
+            powers[power] = None
+            for item in items:
+                if isinstance(item, str):
+                    append(self._read(power, item))
+                else:
+                    append([power, None, item, item, SUCCEEDS, ""])
+
+    def add(self, raw_power: str, items: Iterable[str | AnyOrder]) -> None:
+        """Read ``items`` as orders of ``raw_power``, as :meth:`Intake.add` reads them."""
+        m = self.position.map
+        power = raw_power if raw_power in m._power_codes else (
+            m.find_power(raw_power) or raw_power.upper())
+        self.powers[power] = None
+        append = self.entries.append
+        for item in items:
+            if isinstance(item, str):
+                append(self._read(power, item))
+            else:
+                append([power, None, item, item, SUCCEEDS, ""])
+
+    def _read(self, power: str, text: str) -> list[Any]:
+        position = self.position
+        try:
+            parsed = self.variant.notation.parse_order(
+                position.map, text, phase_kind=position.phase.kind, position=position,
+                power=power)
+        except OrderError as exc:
+            return [power, text, None, None, INVALID, str(exc)]
+        if parsed.power is not None and parsed.power != power:
+            return [power, text, None, None, INVALID, f"{power} cannot order for {parsed.power}"]
+        return [power, text, parsed.order, parsed.order, SUCCEEDS, ""]
+
+    def add_result(self, power: str, order: AnyOrder, verdict: Result, reason: str) -> None:
+        """A result of the phase's own (a unit disbanded for want of an order), with no
+        text: its canonical text is written when the results are read."""
+        self.powers[power] = None
+        self.entries.append([power, "", order, order, verdict, reason])
+
+    def results(self) -> dict[str, list[OrderResult]]:
+        """Every entry's result, by power, with texts and canonical forms written out now."""
+        position = self.position
+        write = self.variant.notation.format_order
+        results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
+        for power, text, given, order, verdict, reason in self.entries:
+            if text is None:
+                text = write(position, given)
+                canonical = text if order is given else write(position, order)
+            else:
+                canonical = "" if order is None else write(position, order)
+            results[power].append(OrderResult(power, text, canonical, verdict, reason, order))
+        return results
+
+
 # Plain units by power and location, one table per unit type: units are values, and the
 # units of a game move among the same few places (a fresh one costs several times a look-up).
 _ARMIES: dict[tuple[str, int], Unit] = {}
@@ -134,6 +240,7 @@ def moved_unit(unit: Unit, loc: int) -> Unit:
     """``unit`` standing at ``loc`` instead."""
     if type(unit) is not _UNIT:
         return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
+    # plain_unit written out: this runs for every unit that moves.
     kind = unit.type
     if kind is ARMY:
         made = _ARMIES
@@ -147,4 +254,21 @@ def moved_unit(unit: Unit, loc: int) -> Unit:
         if len(made) >= 8192:
             made.clear()  # a long-lived program with many maps: keep the table small
         found = made[key] = Unit(unit.power, kind, loc)
+    return found
+
+
+def plain_unit(power: str, kind: UnitType, loc: int) -> Unit:
+    """``Unit(power, kind, loc)``, made once and then shared (for a moved unit, a build)."""
+    if kind is ARMY:
+        made = _ARMIES
+    elif kind is FLEET:
+        made = _FLEETS
+    else:
+        return Unit(power, kind, loc)
+    key = (power, loc)
+    found = made.get(key)
+    if found is None:
+        if len(made) >= 8192:
+            made.clear()  # a long-lived program with many maps: keep the table small
+        found = made[key] = Unit(power, kind, loc)
     return found

@@ -464,15 +464,16 @@ def _movement_outcome(
     m = position.map
     kind, dest, exact = table.kind, table.dest, table.exact
     success = resolver.resolution
-    moved: dict[int, int] = {}  # province -> the province it moved to
+    moved: dict[int, int] = {}  # province -> the location it moved to (the outcome's own)
     dislodger: dict[int, int] = {}  # province -> the province its attacker came from
     targets: set[int] = set()
+    target = targets.add
     for p in table.movers:
         if kind[p] == MOVE:
             q = dest[p]
-            targets.add(q)
+            target(q)
             if success[p]:
-                moved[p] = q
+                moved[p] = exact[p]
                 dislodger[q] = p
     dislodged_at = {
         q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
@@ -485,13 +486,24 @@ def _movement_outcome(
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
     units = position.units
-    if dislodged_at or moved:
-        # Rebuilt in the order the units stood in, a moved unit where it stood.
+    if moved and not dislodged_at:
+        # Rebuilt in the order the units stood in, a moved unit where it stood (unit by unit:
+        # copying the table as lists and changing the few places that change costs more).
         new_units = {}
         loc_province = m.loc_province
         for province, unit in units.items():
             if province in moved:
-                new_loc = exact[province]
+                new_loc = moved[province]
+                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+            else:
+                new_units[province] = unit
+    elif dislodged_at:
+        # As above, the units dislodged left out (to retreat, or destroyed).
+        new_units = {}
+        loc_province = m.loc_province
+        for province, unit in units.items():
+            if province in moved:
+                new_loc = moved[province]
                 new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
             elif province not in dislodged_at:
                 new_units[province] = unit
@@ -505,29 +517,31 @@ def _movement_outcome(
                 dislodged.append(Dislodged(unit, blocked))
     else:
         new_units = editable(units)
-    # Places left empty by a standoff. The standard rule needs two moves there, so a place
-    # only one unit tried is asked about only under a variant's own rule.
-    standoff = resolver.standoff
-    ask_all = type(resolver).standoff is not MovementResolver.standoff
-    movers_to = table.movers_to
-    contested = frozenset(
-        q for q in targets
-        if q not in dislodger and q not in new_units
-        and (ask_all or len(movers_to[q]) > 1) and standoff(q)
-    ) if targets else frozenset()
+    # Places left empty by a standoff: moved to, and neither reached nor held. The standard
+    # rule needs two moves there, so a place only one unit tried is asked about only under a
+    # variant's own rule.
+    contested: frozenset[int] = frozenset()
+    if targets:
+        left = targets.difference(dislodger, new_units)
+        if left:
+            standoff = resolver.standoff
+            ask_all = type(resolver).standoff is not MovementResolver.standoff
+            movers_to = table.movers_to
+            contested = frozenset(
+                q for q in left if (ask_all or len(movers_to[q]) > 1) and standoff(q))
     phase = position.phase
-    if dislodged:
+    retreating = tuple(dislodged)  # one tuple, for the board after and the outcome
+    if retreating:
         phase = phase_of(phase.year, phase.season, "R")
     state = reading.variant.state  # the variant fields that outlive the phase (not DP bids)
     after = position.replace(
-        phase=phase, units=MappingProxyType(new_units), dislodged=tuple(dislodged),
+        phase=phase, units=MappingProxyType(new_units), dislodged=retreating,
         contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
-    nxt = after if dislodged else advance(after, rules)
+    nxt = after if retreating else advance(after, rules)
     resolution = Resolution(resolver, legal)
     after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
-        position, word_results, after, nxt, tuple(dislodged),
-        {p: exact[p] for p in moved}, destroyed, resolution,
+        position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calhamer.map import ARMY, FLEET
 from calhamer.orders import Disband, Retreat
 from calhamer.pieces import Dislodged
-from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
+from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
 from calhamer.views import carry_forward
@@ -17,7 +17,16 @@ if TYPE_CHECKING:
     from calhamer.position import Position
 
 from calhamer.phases.flow import advance, editable
-from calhamer.phases.intake import Intake, OrdersIn, moved_unit
+from calhamer.phases.intake import (
+    ORDER,
+    POWER,
+    REASON,
+    VERDICT,
+    OrdersIn,
+    PhaseReading,
+    keeps_standard,
+    moved_unit,
+)
 
 
 def retreat_options(position: Position, entry: Dislodged) -> list[int]:
@@ -51,21 +60,9 @@ def _open_to_retreat(position: Position, entry: Dislodged, province: int) -> boo
             and province != entry.attacker_from)
 
 
-# Whether each variant class has retreat choices of its own, found once per class.
-_OWN_CHOICES: dict[type, bool] = {}
-
-
 def _own_choices(variant: object) -> bool:
-    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's
-    (``Variant.retreat_choices``, recognised by name: the variant module imports the phases,
-    so this one may not import it)."""
-    kind = type(variant)
-    own = _OWN_CHOICES.get(kind)
-    if own is None:
-        method = getattr(kind, "retreat_choices")  # noqa: B009 (any class, as variants are)
-        own = _OWN_CHOICES[kind] = (method.__module__, method.__qualname__) != (
-            "calhamer.variant", "Variant.retreat_choices")
-    return own
+    """Whether ``variant`` has its own ``retreat_choices`` rather than the standard game's."""
+    return not keeps_standard(variant, "retreat_choices")
 
 
 def _retreat_needed(position: Position) -> bool:
@@ -78,99 +75,112 @@ _RETREAT_ORDERS = (Retreat, Disband)
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
     m = position.map
     loc_province = m.loc_province
-    intake = Intake(position, orders)
+    reading = PhaseReading(position, orders)
+    variant = reading.variant
     # Where the variant keeps the standard retreats, a destination is checked by look-ups
     # (_may_retreat_to) instead of in the list retreat_choices makes.
-    listed = _own_choices(intake.variant)
+    listed = _own_choices(variant)
     by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
-    chosen: dict[int, tuple[OrderResult, Retreat | Disband]] = {}
-    for result, order in intake.accepted:
-        if not isinstance(order, _RETREAT_ORDERS):
-            intake.illegal(result, "only retreat and disband orders are given in a retreat phase")
+    chosen: dict[int, list[Any]] = {}  # the entry of each unit's retreat order
+    for line in reading.entries:
+        order = line[ORDER]
+        if order is None:
+            continue  # unreadable: invalid already
+        kind = type(order)
+        if not (kind is Retreat or kind is Disband or isinstance(order, _RETREAT_ORDERS)):
+            line[VERDICT] = INVALID
+            line[REASON] = "only retreat and disband orders are given in a retreat phase"
             continue
         province = loc_province[order.loc]
         entry = by_unit.get(province)
-        if entry is None or entry.unit.power != result.power:
-            why = intake.variant.visibility.no_unit_message(
-                position, result.power, province, dislodged=True)
-            intake.illegal(result, why)
+        power = line[POWER]
+        if entry is None or entry.unit.power != power:
+            line[VERDICT] = INVALID
+            line[REASON] = variant.visibility.no_unit_message(
+                position, power, province, dislodged=True)
             continue
-        if isinstance(order, Retreat):
-            checked = _checked_retreat(position, entry, order, intake, result, listed)
-            if checked is None:
+        if kind is Retreat or isinstance(order, Retreat):
+            order = _checked_retreat(position, entry, order, line, listed)
+            if order is None:
                 continue
-            order = checked
         if province in chosen:
-            intake.illegal(result, "this unit already has a retreat order")
+            line[VERDICT], line[REASON] = INVALID, "this unit already has a retreat order"
             continue
-        result.order = order
-        chosen[province] = (result, order)
+        line[ORDER] = order
+        chosen[province] = line
 
     targets: dict[int, list[int]] = {}
-    for province, (result, order) in chosen.items():
-        if isinstance(order, Retreat) and result.result != FAILS:  # not a blocked retreat
+    for province, line in chosen.items():
+        order = line[ORDER]
+        if line[VERDICT] != FAILS and isinstance(order, Retreat):  # not a blocked retreat
             targets.setdefault(loc_province[order.dest], []).append(province)
     units = editable(position.units)
     removed: list[int] = []
     for province, entry in by_unit.items():
-        if province not in chosen:
+        ordered = chosen.get(province)
+        if ordered is None:
             removed.append(province)
-            reason = "no retreat ordered, so the unit is disbanded"
-            # The canonical text is written by intake.finish, when the results are read.
-            intake.results.setdefault(entry.unit.power, []).append(OrderResult(
-                entry.unit.power, "", "", SUCCEEDS, reason,
-                Disband(entry.unit.type, entry.unit.loc)))
+            unit = entry.unit
+            # The canonical text is written when the results are read.
+            reading.add_result(unit.power, Disband(unit.type, unit.loc), SUCCEEDS,
+                               "no retreat ordered, so the unit is disbanded")
             continue
-        result, order = chosen[province]
+        order = ordered[ORDER]
         if isinstance(order, Disband):
             removed.append(province)
-            result.result, result.reason = SUCCEEDS, "disbanded"
+            ordered[VERDICT], ordered[REASON] = SUCCEEDS, "disbanded"
             continue
-        if result.result == FAILS:  # a retreat to a place it may not go (the variant allows it)
+        if ordered[VERDICT] == FAILS:  # a retreat to a place it may not go (the variant allows it)
             removed.append(province)
             continue
         rivals = targets[loc_province[order.dest]]
         if len(rivals) > 1:
             # Several retreats to one place: all fail, unless the variant picks a winner.
-            name = intake.variant.notation.format_unit
+            name = variant.notation.format_unit
             others = [name(m, by_unit[r].unit) for r in rivals if r != province]
-            winner = intake.variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
+            winner = variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
             if winner is not None and rivals[winner] == province:
                 units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
-                result.result = SUCCEEDS
-                result.reason = f"retreats; prevails over {', '.join(others)}"
+                ordered[VERDICT] = SUCCEEDS
+                ordered[REASON] = f"retreats; prevails over {', '.join(others)}"
                 continue
             removed.append(province)
-            result.result = FAILS
+            ordered[VERDICT] = FAILS
             if winner is not None:
                 best = name(m, by_unit[rivals[winner]].unit)
-                result.reason = f"{best} prevails there; the unit is disbanded"
+                ordered[REASON] = f"{best} prevails there; the unit is disbanded"
             else:
-                result.reason = f"bounced with {', '.join(others)}; the unit is disbanded"
+                ordered[REASON] = f"bounced with {', '.join(others)}; the unit is disbanded"
         else:
             units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
-            result.result, result.reason = SUCCEEDS, "retreats"
-    after = position.replace(units=MappingProxyType(units), dislodged=(), contested=frozenset())
+            ordered[VERDICT], ordered[REASON] = SUCCEEDS, "retreats"
+    after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
     after, nxt = carry_forward(position, None, after, advance(after, rules))
     # The texts are written when the results are first read (a bot may never read them).
-    return PhaseOutcome(position, intake.finish, after, nxt, removed=removed)
+    return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
+
+
+_NONE: frozenset[int] = frozenset()
 
 
 def _checked_retreat(
-    position: Position, entry: Dislodged, order: Retreat, intake: Intake, result: OrderResult,
-    listed: bool,
+    position: Position, entry: Dislodged, order: Retreat, line: list[Any], listed: bool,
 ) -> Retreat | None:
+    """The retreat as it stands (a fleet's coast settled), or None if it is illegal (the
+    reading's ``line`` then says why); a blocked retreat the variant lets fail is settled as
+    failed in ``line``."""
     m = position.map
     unit = entry.unit
     dest = order.dest
     if unit.type is FLEET:
-        try:
-            dest = fleet_destination(m, unit.loc, dest)
-        except Illegal as exc:
-            intake.illegal(result, str(exc))
-            return None
+        if dest not in m.fleet_adjacent[unit.loc]:  # else an exact, reachable location
+            try:
+                dest = fleet_destination(m, unit.loc, dest)
+            except Illegal as exc:
+                line[VERDICT], line[REASON] = INVALID, str(exc)
+                return None
     else:
-        dest = m.province_of(dest)
+        dest = m.loc_province[dest]
     if listed:
         allowed = dest in position.variant.retreat_choices(position, entry)  # the one source
     else:
@@ -190,10 +200,13 @@ def _checked_retreat(
         else:
             why = "the unit cannot go there"
         reason = f"cannot retreat to {m.describe(target)}: {why}"
-        if why != "it is not next to the unit" and intake.variant.blocked_retreat_fails:
+        if why != "it is not next to the unit" and position.variant.blocked_retreat_fails:
             # Players who cannot see the board may order it; it fails and the unit is lost.
-            result.result, result.reason = FAILS, f"{reason}; the unit is disbanded"
+            line[VERDICT], line[REASON] = FAILS, f"{reason}; the unit is disbanded"
             return Retreat(unit.type, unit.loc, dest)
-        intake.illegal(result, reason)
+        line[VERDICT], line[REASON] = INVALID, reason
         return None
+    if (type(order) is Retreat and order.dest == dest and order.loc == unit.loc
+            and order.unit_type is unit.type):
+        return order  # as given (a new one would be equal)
     return Retreat(unit.type, unit.loc, dest)

@@ -15,7 +15,7 @@ SUPPORT, CONVOY and the strengths) into methods that variants override:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from calhamer._build import mypyc_attr
 from calhamer.map import FLEET, Map
@@ -26,7 +26,13 @@ from calhamer.rules import ConvoyIntent, ParadoxRule, Rules
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-EMPTY, HOLD, MOVE, SUPPORT, CONVOY = range(5)
+# The kinds of order a province's unit executes (``OrderTable.kind``). Final: compiled, each
+# is a constant in the code rather than a module global looked up at every use.
+EMPTY: Final = 0
+HOLD: Final = 1
+MOVE: Final = 2
+SUPPORT: Final = 3
+CONVOY: Final = 4
 
 
 class Strength(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.adjudicator import (
     EMPTY,
@@ -57,7 +57,9 @@ _NOT_PLAYERS = "this unit's order is not given by players"
 _STANDARD_ORDERS = frozenset((Hold, Move, Support, Convoy))
 
 # Where an order came from, for writing its texts when the results are read.
-_GIVEN_AS_ORDER, _READ_EXACTLY, _READ = 0, 1, 2
+_GIVEN_AS_ORDER: Final = 0
+_READ_EXACTLY: Final = 1
+_READ: Final = 2
 
 
 class MovementReading:

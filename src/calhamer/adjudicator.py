@@ -33,6 +33,9 @@ HOLD: Final = 1
 MOVE: Final = 2
 SUPPORT: Final = 3
 CONVOY: Final = 4
+# A fleet's type as the tables hold it (``unit_type``, a list of ints): compared as an int,
+# natively when compiled, rather than as the enum member looked up in the module.
+_FLEET: Final[int] = int(FLEET)
 
 
 class Strength(Protocol):
@@ -122,7 +125,7 @@ class OrderTable:
         movers, ordered, swaps = self.movers, self.ordered, self.swaps
         convoys, supports = self.convoys, self.supports
         move_cls, support_cls, convoy_cls, hold_cls = Move, Support, Convoy, Hold
-        fleet = FLEET
+        fleet = _FLEET
         # Taken loosely, and named again with the class it is found to be (``move_order:
         # Move``...): compiled, that checks its type once, and its fields are then read
         # natively rather than looked up by name (plain Python pays nothing for it).
@@ -205,12 +208,12 @@ class OrderTable:
         unit_type, convoyed, convoy_fleets = self.unit_type, self.convoyed, self.convoy_fleets
         for p in convoys:
             a = src[p]
-            if kind[a] == MOVE and dest[a] == dest[p] and unit_type[a] != FLEET:
+            if kind[a] == MOVE and dest[a] == dest[p] and unit_type[a] != _FLEET:
                 _add(convoy_fleets, a, p)
         # Armies ordered next door go by land unless a convoy is meant (each army is judged
         # on its own, so the order they are judged in does not matter).
         for p in {*self.via_convoy, *(src[f] for f in convoys)}:
-            if (kind[p] == MOVE and unit_type[p] != FLEET and not convoyed[p]
+            if (kind[p] == MOVE and unit_type[p] != _FLEET and not convoyed[p]
                     and (p in self.via_convoy or convoy_fleets[p])):
                 convoyed[p] = self._uses_convoy(p)
         for p in convoys:
@@ -249,7 +252,7 @@ class OrderTable:
 
     def next_door(self, p: int) -> bool:
         """Whether the move of ``p`` is to a province next door (by land, for an army)."""
-        return self.unit_type[p] == FLEET or self.dest[p] in self.map.army_adjacent[p]
+        return self.unit_type[p] == _FLEET or self.dest[p] in self.map.army_adjacent[p]
 
     def go_by_land(self, p: int) -> None:
         """Send army ``p`` (ordered next door) by land after all; its convoys stay ordered."""
@@ -786,7 +789,7 @@ class MovementResolver(GuessResolver):
         into = t.dest[s]
         fleets = t.convoy_fleets[m]
         if rule is ParadoxRule.RULE_1971:
-            return into in fleets and t.unit_type[t.src[s]] == FLEET
+            return into in fleets and t.unit_type[t.src[s]] == _FLEET
         if rule is ParadoxRule.RULE_2000:
             return into != -1 and into in t.necessary_fleets(m)
         if rule is ParadoxRule.RULE_1982:

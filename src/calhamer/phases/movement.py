@@ -54,12 +54,15 @@ _NOT_PLAYERS = "this unit's order is not given by players"
 
 # The order classes whose values the reading takes as they are (a variant's own subclasses
 # are told apart by isinstance).
-_STANDARD_ORDERS = frozenset((Hold, Move, Support, Convoy))
+_STANDARD_ORDERS: Final = frozenset((Hold, Move, Support, Convoy))
 
 # Where an order came from, for writing its texts when the results are read.
 _GIVEN_AS_ORDER: Final = 0
 _READ_EXACTLY: Final = 1
 _READ: Final = 2
+
+# Compiled, a Final name is read from a static slot rather than looked up in the module.
+_ARMY: Final = ARMY
 
 
 class MovementReading:
@@ -205,7 +208,7 @@ class MovementReading:
                             # natively (plain Python pays nothing for it).
                             move_order: Move = order
                             to = move_order.dest
-                            if unit.type is ARMY:
+                            if unit.type is _ARMY:
                                 if to in army_moves[loc]:
                                     checked = order
                                     taken = MOVE
@@ -225,7 +228,7 @@ class MovementReading:
                                 and (into_loc is None or (
                                     (into_loc == into or loc_coast[into_loc] is not None)
                                     # DATC 6.D.31 is for the full check to judge
-                                    and (supported is None or supported.type is not ARMY
+                                    and (supported is None or supported.type is not _ARMY
                                          or into in army_adjacent[target])))
                             ):
                                 checked = order

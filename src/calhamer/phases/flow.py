@@ -7,6 +7,7 @@ from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
+from calhamer.phases.intake import keeps_standard
 from calhamer.pieces import Unit, phase_of
 from calhamer.rules import Rules
 
@@ -45,9 +46,10 @@ def advance(position: Position, rules: Rules) -> Position:
     extra = position.extra if state is None else state.lasting(position.extra)
     if extra is not position.extra:
         position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it
-    special = variant.next_phase(position, rules)
-    if special is not None:
-        return special  # a variant's own phase (Arpiesse's summer colour exchange)
+    if not keeps_standard(variant, "next_phase"):  # the standard game has no phase of its own
+        special = variant.next_phase(position, rules)
+        if special is not None:
+            return special  # a variant's own phase (Arpiesse's summer colour exchange)
     phase = position.phase
     if phase.season == "S":
         return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())

@@ -155,7 +155,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
             ordered[VERDICT], ordered[REASON] = SUCCEEDS, "retreats"
     after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
-    nxt = advance(after, rules)
+    nxt = advance(after, rules, units)  # units: the table behind after.units
     if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
         after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).

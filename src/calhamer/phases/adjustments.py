@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from calhamer.map import FLEET, Location, Map, Terrain, UnitType
 from calhamer.orders import Build, Disband, Waive
@@ -31,7 +31,7 @@ from calhamer.phases.intake import (
     plain_unit,
 )
 
-_BUILD_ORDERS = (Build, Waive)
+_BUILD_ORDERS: Final = (Build, Waive)
 
 
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from calhamer.phases.intake import keeps_standard
 from calhamer.pieces import Unit, phase_of
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 V = TypeVar("V")
 
-_UNIT = Unit  # plain units count one each (a stack counts more)
+_UNIT: Final = Unit  # plain units count one each (a stack counts more)
 
 
 

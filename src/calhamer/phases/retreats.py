@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.map import ARMY, FLEET
 from calhamer.orders import Disband, Retreat
@@ -69,7 +69,7 @@ def _retreat_needed(position: Position) -> bool:
     return bool(position.dislodged)
 
 
-_RETREAT_ORDERS = (Retreat, Disband)
+_RETREAT_ORDERS: Final = (Retreat, Disband)
 
 
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
@@ -162,7 +162,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
 
 
-_NONE: frozenset[int] = frozenset()
+_NONE: Final[frozenset[int]] = frozenset()
 
 
 def _checked_retreat(

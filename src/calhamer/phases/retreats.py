@@ -159,7 +159,8 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
     if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
         after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
-    return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
+    # Given by position, not by keyword: cheaper to call, and this runs every phase.
+    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
 
 
 _NONE: Final[frozenset[int]] = frozenset()

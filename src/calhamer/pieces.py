@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import FrozenInstanceError, dataclass
+from typing import Final
 
 from calhamer._build import fit_data_classes, mypyc_attr
 from calhamer.errors import PhaseError
@@ -126,7 +127,8 @@ class Phase:
         return self.code
 
 
-_PHASES: dict[tuple[int, str, str], Phase] = {}
+# Final: the compiled build holds the table as a constant, not in the module's globals.
+_PHASES: Final[dict[tuple[int, str, str], Phase]] = {}
 
 
 def phase_of(year: int, season: str, kind: str) -> Phase:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import FrozenInstanceError
 from types import MappingProxyType
+from typing import Final
 
 from calhamer import notation
 from calhamer._build import mypyc_attr
@@ -123,20 +124,21 @@ class Position:
 
         The copy is filled in directly rather than through ``__init__``: the fields are
         already checked values, and only the mappings given anew are made read-only."""
-        new = _new(Position)
+        new = _new(_POSITION)
         fields = new.__dict__
         fields.update(self.__dict__)
-        fields.pop(_DUE, None)  # counted from the old fields: the new position counts its own
+        if _DUE in fields:  # counted from the old fields: the new position counts its own
+            del fields[_DUE]
         fields.update(changes)
         if len(fields) != _FIELD_COUNT:
             unknown = sorted(changes.keys() - _FIELDS)[0]
             raise TypeError(f"Position has no field {unknown!r}")
         # Asked of the fields rather than of ``changes``: the old position's are read-only
         # views already, so this makes exactly the mappings given anew read-only.
-        if type(fields["units"]) is not MappingProxyType:
-            fields["units"] = MappingProxyType(dict(fields["units"]))
-        if type(fields["centers"]) is not MappingProxyType:
-            fields["centers"] = MappingProxyType(dict(fields["centers"]))
+        if type(fields["units"]) is not _PROXY:
+            fields["units"] = _PROXY(dict(fields["units"]))
+        if type(fields["centers"]) is not _PROXY:
+            fields["centers"] = _PROXY(dict(fields["centers"]))
         return new
 
     # -- questions ---------------------------------------------------------------------------
@@ -235,12 +237,16 @@ class Position:
 
 
 # Where a position keeps the count of :meth:`Position.adjustments` (not a field).
-_DUE = "_adjustments_due"
+# The names :meth:`Position.replace` reads are final: the compiled build then holds them as
+# constants instead of looking each up in the module's globals (a plain class's methods would).
+_DUE: Final = "_adjustments_due"
 
-_FIELDS = frozenset(("map", "phase", "units", "centers", "dislodged", "contested", "variant",
-                     "extra"))
-_FIELD_COUNT = len(_FIELDS)
-_new = object.__new__
+_FIELDS: Final = frozenset(("map", "phase", "units", "centers", "dislodged", "contested",
+                            "variant", "extra"))
+_FIELD_COUNT: Final = 8
+_new: Final = object.__new__
+_POSITION: Final = Position
+_PROXY: Final = MappingProxyType
 
 
 def units_from_specs(

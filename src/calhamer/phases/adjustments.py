@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from calhamer.map import FLEET, Location, Map, Terrain, UnitType
 from calhamer.orders import Build, Disband, Waive
@@ -14,7 +14,7 @@ from calhamer.pieces import Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal
-from calhamer.views import carry_forward
+from calhamer.views import STANDARD_VISIBILITY, carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -31,7 +31,7 @@ from calhamer.phases.intake import (
     plain_unit,
 )
 
-_BUILD_ORDERS = (Build, Waive)
+_BUILD_ORDERS: Final = (Build, Waive)
 
 
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
@@ -39,8 +39,9 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     loc_province = m.loc_province
     reading = PhaseReading(position, orders)
     variant = reading.variant
-    for power, items in variant.unit_orders(position, {}, rules).items():
-        reading.add(power, items)  # units no player commands (a DP variant's minor powers)
+    if not keeps_standard(variant, "unit_orders"):  # the standard game adds none
+        for power, items in variant.unit_orders(position, {}, rules).items():
+            reading.add(power, items)  # units no player commands (a DP variant's minor powers)
     counted = position.counted_adjustments()  # looked up only: no copy of the count
     due = counted.get
     # A build makes a plain unit shared with every other of its place, unless the variant
@@ -128,9 +129,12 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                         power, Disband(unit.type, unit.loc), SUCCEEDS,
                         "removed by the civil-disorder rule (too few removals ordered)")
     after = position.replace(units=MappingProxyType(units))
-    after, nxt = carry_forward(position, None, after, advance(after, rules))
+    nxt = advance(after, rules)
+    if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
+        after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
-    return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
+    # Given by position, not by keyword: cheaper to call, and this runs every phase.
+    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
 
 
 class _AlreadyBuilt(Illegal):

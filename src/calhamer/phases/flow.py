@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
+from calhamer.phases.intake import keeps_standard
 from calhamer.pieces import Unit, phase_of
 from calhamer.rules import Rules
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 V = TypeVar("V")
 
-_UNIT = Unit  # plain units count one each (a stack counts more)
+_UNIT: Final = Unit  # plain units count one each (a stack counts more)
 
 
 
@@ -38,21 +39,28 @@ def update_centers(position: Position) -> dict[int, str]:
     return centers
 
 
-def advance(position: Position, rules: Rules) -> Position:
-    """The next phase to play after ``position`` (whose own phase is finished)."""
+def advance(
+    position: Position, rules: Rules, units: dict[int, Unit] | None = None
+) -> Position:
+    """The next phase to play after ``position`` (whose own phase is finished).
+
+    ``units`` may give the table behind ``position.units`` (the phase that made ``position``
+    still holds it): after Fall it is read in one pass, as a table (in the compiled build,
+    much cheaper than a read-only view), instead of a copy of the view."""
     variant = position.variant
     state = variant.state
     extra = position.extra if state is None else state.lasting(position.extra)
     if extra is not position.extra:
         position = position.replace(extra=extra)  # one phase's inputs (DP bids) end with it
-    special = variant.next_phase(position, rules)
-    if special is not None:
-        return special  # a variant's own phase (Arpiesse's summer colour exchange)
+    if not keeps_standard(variant, "next_phase"):  # the standard game has no phase of its own
+        special = variant.next_phase(position, rules)
+        if special is not None:
+            return special  # a variant's own phase (Arpiesse's summer colour exchange)
     phase = position.phase
     if phase.season == "S":
         return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
-        centers, due, free = _centres_after_fall(position)
+        centers, due, free = _centres_after_fall(position, units)
         if due is None:  # the short count does not apply: ask the winter position
             winter = position.replace(phase=phase_of(phase.year, "W", "A"),
                                       centers=MappingProxyType(centers), contested=frozenset())
@@ -75,14 +83,16 @@ def advance(position: Position, rules: Rules) -> Position:
 
 
 def _centres_after_fall(
-    position: Position,
+    position: Position, units: dict[int, Unit] | None = None,
 ) -> tuple[dict[int, str], dict[str, int] | None, set[int]]:
     """The centres' owners after Fall (as :func:`update_centers` has them), each power's
     builds (positive) or removals (negative) in the winter after (as ``adjustments()`` has
     them, powers due none left out), and the owned centres nobody stands in, in one pass over
-    the units instead of three. The builds are None (and the free centres not worked out) when
-    the short count does not apply: a stack, or a centre counting more than one
-    (Superdiplomacy); the caller then asks the winter position the long way.
+    the units (``units``, the table behind ``position.units``, if the caller has it; else a
+    copy of the view) instead of three. The builds
+    are None (and the free centres not worked out) when the short count does not apply: a
+    stack, or a centre counting more than one (Superdiplomacy); the caller then asks the
+    winter position the long way.
 
     The short count: once Fall is over, a unit standing on a supply centre owns it, and counts
     once for its power (the centre) and once against it (the unit). So a power's builds, or
@@ -92,26 +102,26 @@ def _centres_after_fall(
     m = position.map
     weight = m.centre_weight
     centers = editable(position.centers)
-    due: dict[str, int] = {}
-    get = due.get
+    due: dict[str, int] = {}  # due.get called as a method: native in the compiled build
     plain = m.single_centres
-    for province, unit in position.units.items():
+    table: dict[int, Unit] = editable(position.units) if units is None else units
+    for province, unit in table.items():
         if type(unit) is not _UNIT:
             plain = False  # a stack counts all its units (and a variant's unit may be one)
         if weight[province]:
             centers[province] = unit.power
         else:
             power = unit.power
-            due[power] = get(power, 0) - 1
+            due[power] = due.get(power, 0) - 1
             if province in centers:  # a centre entry on a province that is no supply centre
                 owner = centers[province]
-                due[owner] = get(owner, 0) + 1
+                due[owner] = due.get(owner, 0) + 1
     if not plain:
         return centers, None, set()
-    free = centers.keys() - position.units.keys()
+    free = centers.keys() - table.keys()
     for province in free:
         owner = centers[province]
-        due[owner] = get(owner, 0) + 1
+        due[owner] = due.get(owner, 0) + 1
     return centers, due, free
 
 

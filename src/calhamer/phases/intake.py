@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 
 
-_UNIT = Unit
+# Module-level names read per phase or per order are final: the compiled build then holds
+# them as constants instead of looking each up in the module's globals.
+_UNIT: Final = Unit
+_ARMY: Final = ARMY
+_FLEET: Final = FLEET
 
 OrdersIn = Mapping[str, Iterable[str | AnyOrder]]
 
@@ -125,7 +129,7 @@ class Intake:
 
 
 # Whether a variant class keeps a hook of the standard game's, by class and hook, found once.
-_KEPT: dict[tuple[type, str], bool] = {}
+_KEPT: Final[dict[tuple[type, str], bool]] = {}
 
 
 def keeps_standard(variant: object, name: str) -> bool:
@@ -232,8 +236,8 @@ class PhaseReading:
 
 # Plain units by power and location, one table per unit type: units are values, and the
 # units of a game move among the same few places (a fresh one costs several times a look-up).
-_ARMIES: dict[tuple[str, int], Unit] = {}
-_FLEETS: dict[tuple[str, int], Unit] = {}
+_ARMIES: Final[dict[tuple[str, int], Unit]] = {}
+_FLEETS: Final[dict[tuple[str, int], Unit]] = {}
 
 
 def moved_unit(unit: Unit, loc: int) -> Unit:
@@ -242,9 +246,9 @@ def moved_unit(unit: Unit, loc: int) -> Unit:
         return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
     # plain_unit written out: this runs for every unit that moves.
     kind = unit.type
-    if kind is ARMY:
+    if kind is _ARMY:
         made = _ARMIES
-    elif kind is FLEET:
+    elif kind is _FLEET:
         made = _FLEETS
     else:
         return Unit(unit.power, kind, loc)
@@ -259,9 +263,9 @@ def moved_unit(unit: Unit, loc: int) -> Unit:
 
 def plain_unit(power: str, kind: UnitType, loc: int) -> Unit:
     """``Unit(power, kind, loc)``, made once and then shared (for a moved unit, a build)."""
-    if kind is ARMY:
+    if kind is _ARMY:
         made = _ARMIES
-    elif kind is FLEET:
+    elif kind is _FLEET:
         made = _FLEETS
     else:
         return Unit(power, kind, loc)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.map import ARMY, FLEET
 from calhamer.orders import Disband, Retreat
@@ -11,7 +11,7 @@ from calhamer.pieces import Dislodged
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
-from calhamer.views import carry_forward
+from calhamer.views import STANDARD_VISIBILITY, carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -69,7 +69,7 @@ def _retreat_needed(position: Position) -> bool:
     return bool(position.dislodged)
 
 
-_RETREAT_ORDERS = (Retreat, Disband)
+_RETREAT_ORDERS: Final = (Retreat, Disband)
 
 
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
@@ -155,12 +155,15 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
             ordered[VERDICT], ordered[REASON] = SUCCEEDS, "retreats"
     after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
-    after, nxt = carry_forward(position, None, after, advance(after, rules))
+    nxt = advance(after, rules, units)  # units: the table behind after.units
+    if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
+        after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
-    return PhaseOutcome(position, reading.results, after, nxt, removed=removed)
+    # Given by position, not by keyword: cheaper to call, and this runs every phase.
+    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
 
 
-_NONE: frozenset[int] = frozenset()
+_NONE: Final[frozenset[int]] = frozenset()
 
 
 def _checked_retreat(

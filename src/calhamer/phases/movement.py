@@ -547,7 +547,7 @@ def _movement_outcome(
         contested=contested,
         extra=position.extra if state is None else state.lasting(position.extra),
     )
-    nxt = after if retreating else advance(after, rules)
+    nxt = after if retreating else advance(after, rules, new_units)  # the table behind after.units
     resolution = Resolution(resolver, legal)
     after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(

@@ -25,14 +25,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calhamer.adjudicator import MOVE
-from calhamer.map import ARMY, FLEET, Terrain
+from calhamer.map import ARMY, FLEET
 from calhamer.options import possible_orders
 from calhamer.orders import Build, Disband, Retreat, Waive
 from calhamer.phases import Intake, adjudicate, adjudicate_adjustments, adjudicate_retreats
-from calhamer.phases.adjustments import civil_disorder_removals
+from calhamer.phases.adjustments import _AlreadyBuilt, _checked_build, civil_disorder_removals
 from calhamer.phases.flow import advance, editable
 from calhamer.phases.intake import keeps_standard, moved_unit, plain_unit
-from calhamer.phases.retreats import _may_retreat_to, _own_choices
+from calhamer.phases.retreats import _may_retreat_to, _own_choices, refused_retreat
 from calhamer.pieces import Unit
 from calhamer.position import Position
 from calhamer.results import FAILS, SUCCEEDS, OrderResult, PhaseOutcome
@@ -152,30 +152,14 @@ def _long_checked_retreat(position, entry, order, intake, result, listed):
     else:
         allowed = _may_retreat_to(position, entry, dest)
     if not allowed:
-        target = m.province_of(dest)
-        if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
-            unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
-        ):
-            why = "it is not next to the unit"
-        elif target in position.units:
-            why = "it is occupied"
-        elif target == entry.attacker_from:
-            why = "the attacker came from there"
-        elif target in position.contested:
-            why = "it was left empty by a standoff"
-        else:
-            why = "the unit cannot go there"
-        reason = f"cannot retreat to {m.describe(target)}: {why}"
-        if why != "it is not next to the unit" and intake.variant.blocked_retreat_fails:
+        # The wording is the phase's own (refused_retreat): what is held here is the reading.
+        reason, next_to = refused_retreat(position, entry, dest)
+        if next_to and intake.variant.blocked_retreat_fails:
             result.result, result.reason = FAILS, f"{reason}; the unit is disbanded"
             return Retreat(unit.type, unit.loc, dest)
         intake.illegal(result, reason)
         return None
     return Retreat(unit.type, unit.loc, dest)
-
-
-class _AlreadyBuilt(Illegal):
-    pass
 
 
 def long_adjustments(position, orders, rules) -> PhaseOutcome:
@@ -259,31 +243,8 @@ def long_adjustments(position, orders, rules) -> PhaseOutcome:
 
 
 def _long_checked_build(position, power, order, units, rules) -> Unit:
-    m = position.map
-    province_id = m.loc_province[order.loc]
-    province = m.provinces[province_id]
-    if not province.is_supply_center or position.centers.get(province_id) != power:
-        raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")
-    if rules.builds_in_home_centres_only and province.home != power:
-        raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
-    if province_id in position.units:
-        raise Illegal(f"{m.describe(province_id)} is occupied")
-    if province_id in units:
-        raise _AlreadyBuilt(f"a unit was already built in {m.describe(province_id)}")
-    unit_type = order.unit_type
-    if unit_type is None:
-        raise Illegal("say whether to build an army (A) or a fleet (F)")
-    loc = order.loc
-    if unit_type is FLEET:
-        if province.terrain is not Terrain.COAST:
-            raise Illegal(f"a fleet cannot be built in {m.describe(province_id)}")
-        if province.coasts and m.loc_coast[loc] is None:
-            coasts = " or ".join(m.loc_name(c) for c in m.coast_locations(province_id))
-            raise Illegal(f"say which coast the fleet is built on: {coasts}")
-        if not province.coasts:
-            loc = province_id
-    else:
-        loc = province_id
+    # The checks are the phase's own (_checked_build); the unit was made by the variant.
+    unit_type, loc = _checked_build(position, power, order, units, rules)
     return position.variant.built_unit(power, order, unit_type, loc)
 
 

@@ -166,6 +166,28 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
 _NONE: Final[frozenset[int]] = frozenset()
 
 
+def refused_retreat(position: Position, entry: Dislodged, dest: int) -> tuple[str, bool]:
+    """Why the unit of ``entry`` may not retreat to ``dest`` (a province, or a fleet's exact
+    location), and whether ``dest`` is next to it (a blocked retreat, which a variant may let
+    the player order and fail, rather than a place the unit could never reach)."""
+    m = position.map
+    unit = entry.unit
+    target = m.province_of(dest)
+    if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
+        unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
+    ):
+        return f"cannot retreat to {m.describe(target)}: it is not next to the unit", False
+    if target in position.units:
+        why = "it is occupied"
+    elif target == entry.attacker_from:
+        why = "the attacker came from there"
+    elif target in position.contested:
+        why = "it was left empty by a standoff"
+    else:
+        why = "the unit cannot go there"
+    return f"cannot retreat to {m.describe(target)}: {why}", True
+
+
 def _checked_retreat(
     position: Position, entry: Dislodged, order: Retreat, line: list[Any], listed: bool,
 ) -> Retreat | None:
@@ -189,21 +211,8 @@ def _checked_retreat(
     else:
         allowed = _may_retreat_to(position, entry, dest)
     if not allowed:
-        target = m.province_of(dest)
-        if (unit.type is ARMY and target not in m.army_adjacent[m.province_of(unit.loc)]) or (
-            unit.type is FLEET and dest not in m.fleet_adjacent[unit.loc]
-        ):
-            why = "it is not next to the unit"
-        elif target in position.units:
-            why = "it is occupied"
-        elif target == entry.attacker_from:
-            why = "the attacker came from there"
-        elif target in position.contested:
-            why = "it was left empty by a standoff"
-        else:
-            why = "the unit cannot go there"
-        reason = f"cannot retreat to {m.describe(target)}: {why}"
-        if why != "it is not next to the unit" and position.variant.blocked_retreat_fails:
+        reason, next_to = refused_retreat(position, entry, dest)
+        if next_to and position.variant.blocked_retreat_fails:
             # Players who cannot see the board may order it; it fails and the unit is lost.
             line[VERDICT], line[REASON] = FAILS, f"{reason}; the unit is disbanded"
             return Retreat(unit.type, unit.loc, dest)

@@ -24,14 +24,14 @@ from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, check_movement_order, quick_checks
-from calhamer.views import carry_forward
+from calhamer.views import STANDARD_VISIBILITY, carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
 
 from calhamer.phases.explain import Explainer
 from calhamer.phases.flow import advance, editable
-from calhamer.phases.intake import Intake, OrdersIn, moved_unit
+from calhamer.phases.intake import Intake, OrdersIn, keeps_standard, moved_unit
 
 
 def checked_movement_order(intake: Intake, result: OrderResult, order: AnyOrder) -> Order | None:
@@ -452,9 +452,12 @@ def adjudicate_movement(
     if reading.clashes:
         reading.settle_clashes()
     # Units no player commands (a DP variant's neutrals): the variant says where their orders
-    # come from, and those orders replace any given for the same unit.
-    for power, items in reading.variant.unit_orders(position, reading.legal, rules).items():
-        reading.add(power, items, replace=True)
+    # come from, and those orders replace any given for the same unit. (The standard game's
+    # hook gives none: not asked.)
+    variant = reading.variant
+    if not keeps_standard(variant, "unit_orders"):
+        for power, items in variant.unit_orders(position, reading.legal, rules).items():
+            reading.add(power, items, replace=True)
     legal = reading.legal
     table = reading.order_table(rules)
     resolver = resolve_movement(table, resolver_class)
@@ -549,7 +552,8 @@ def _movement_outcome(
     )
     nxt = after if retreating else advance(after, rules, new_units)  # the table behind after.units
     resolution = Resolution(resolver, legal)
-    after, nxt = carry_forward(position, resolution, after, nxt)
+    if reading.variant.visibility is not STANDARD_VISIBILITY:  # the standard keeps nxt as it is
+        after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
         position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )

@@ -249,13 +249,14 @@ class Ratio:
                 f"{statistics.median(ratios):5.1f}x  ({ratios[0]:.1f}-{ratios[-1]:.1f}){mark}")
 
 
-def interleaved(name: str, ours: Callable[[], object], theirs: Callable[[], Callable[[], object]],
-                repeats: int, count: int) -> Ratio:
-    """Time ``ours()`` and the call ``theirs()`` prepares (untimed), alternately."""
-    ours()  # warm the caches a first call fills
+def interleaved(name: str, ours: Callable[[], Callable[[], object]],
+                theirs: Callable[[], Callable[[], object]], repeats: int, count: int) -> Ratio:
+    """Time the calls ``ours()`` and ``theirs()`` prepare (untimed), alternately."""
+    ours()()  # warm the memos a first call fills
     result = Ratio(name, count=count)
     for _ in range(repeats):
-        result.ours.append(cpu(ours))
+        prepared = ours()
+        result.ours.append(cpu(prepared))
         prepared = theirs()
         result.theirs.append(cpu(prepared))
     return result
@@ -305,6 +306,45 @@ def paths(rec: Recorded, rules: Rules, dip: Diplomacy | None) -> dict[str, Calla
         "jsonl": jsonl,
         "options": options,
     }
+
+
+def fresh_phases(phases: list[Phase]) -> list[Phase]:
+    """The phases with their positions and orders made anew (the recorded values untouched),
+    as ``diplomacy``'s side sets its games up anew for every run: each side's inputs are then
+    as recently made as the other's. (Recorded long before and left alone while ``diplomacy``
+    runs, calhamer's inputs would come from main memory, the other side's from the caches; on
+    the short phases that is a third of calhamer's time.) A position keeps the count of builds
+    and removals the phase before it handed over (:meth:`Position.remember_adjustments`), as
+    in a game."""
+    made = []
+    for p in phases:
+        q = p.position
+        position = Position(q.map, q.phase, dict(q.units), dict(q.centers), q.dislodged,
+                            q.contested, q.variant, q.extra)
+        if q.phase.kind == "A":
+            position.remember_adjustments(dict(q.counted_adjustments()))
+        orders = {power: list(given) for power, given in p.orders.items()}
+        texts = {power: list(given) for power, given in p.texts.items()}
+        made.append(Phase(position, orders, texts, p.line))
+    return made
+
+
+def calhamer_side(rec: Recorded, rules: Rules, inputs: str
+                  ) -> dict[str, Callable[[], Callable[[], object]]]:
+    """calhamer's side, each run prepared (untimed) as ``diplomacy``'s is: over phases made
+    anew just before it (``inputs="fresh"``), or over the recorded ones (``"recorded"``)."""
+
+    def prepare(name: str, kind: str) -> Callable[[], Callable[[], object]]:
+        def made() -> Callable[[], object]:
+            phases: list[Phase] = getattr(rec, kind)
+            if inputs == "fresh":
+                phases = fresh_phases(phases)
+            return paths(Recorded(**{kind: phases}), rules, None)[name]
+        return made
+
+    kinds = {"movement": "movement", "retreats": "retreats", "adjustments": "adjustments",
+             "text worded": "movement", "jsonl": "movement", "options": "movement"}
+    return {name: prepare(name, kind) for name, kind in kinds.items()}
 
 
 def diplomacy_side(rec: Recorded, dip: Diplomacy) -> dict[str, Callable[[], Callable[[], object]]]:
@@ -496,6 +536,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="which build to measure: this checkout as plain Python (plain), "
                         "its compiled build made in a temporary folder (compiled), or a build "
                         "installed in DIR")
+    parser.add_argument("--inputs", choices=("fresh", "recorded"), default="fresh",
+                        help="calhamer's positions and orders made anew before each run, as "
+                        "diplomacy's games are (fresh), or the recorded ones (recorded, the "
+                        "method before 2026-11-24's third day: calhamer's inputs cold)")
     args = parser.parse_args(argv)
     if os.environ.get("CALHAMER_BENCH_BUILD") == "compiled" and not calhamer.compiled:
         sys.exit(f"bench_all: asked for the compiled build, but {calhamer.__file__} is plain "
@@ -523,19 +567,20 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.games} random games of {args.years} years (seed {args.seed}): "
           f"{len(rec.movement)} movement phases ({min(units)}-{max(units)} units), "
           f"{len(rec.retreats)} retreat phases, {len(rec.adjustments)} adjustment phases; "
-          f"CPU time, {args.repeats} repeats, interleaved\n")
+          f"CPU time, {args.repeats} repeats, interleaved; calhamer's inputs {args.inputs}\n")
     print(f"{'path':<13}{'calhamer':>13}{'diplomacy':>13}   ratio (range), per phase")
     theirs = diplomacy_side(rec, dip)
+    prepared = calhamer_side(rec, rules, args.inputs)
     counts = {"movement": len(rec.movement), "retreats": len(rec.retreats),
               "adjustments": len(rec.adjustments), "text worded": len(rec.movement),
               "jsonl": len(rec.movement), "options": len(rec.movement)}
     for name in ALL[:6]:
         if name in chosen:
-            print(interleaved(name, ours[name], theirs[name], args.repeats,
+            print(interleaved(name, prepared[name], theirs[name], args.repeats,
                               counts[name]).line(), flush=True)
     if "game loop" in chosen:
         ratio = interleaved(
-            "game loop", lambda: calhamer_loop(args.seed, args.years, rules),
+            "game loop", lambda: lambda: calhamer_loop(args.seed, args.years, rules),
             lambda: lambda: diplomacy_loop(args.seed, args.years), max(3, args.repeats // 2), 1)
         print(ratio.line(), "(one game)", flush=True)
     if "superdiplomacy" in chosen:

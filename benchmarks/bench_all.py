@@ -322,7 +322,7 @@ def fresh_phases(phases: list[Phase]) -> list[Phase]:
         position = Position(q.map, q.phase, dict(q.units), dict(q.centers), q.dislodged,
                             q.contested, q.variant, q.extra)
         if q.phase.kind == "A":
-            position.remember_adjustments(dict(q.counted_adjustments()))
+            position.remember_adjustments(q.adjustments())
         orders = {power: list(given) for power, given in p.orders.items()}
         texts = {power: list(given) for power, given in p.texts.items()}
         made.append(Phase(position, orders, texts, p.line))

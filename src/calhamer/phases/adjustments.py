@@ -14,7 +14,7 @@ from calhamer.pieces import Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal
-from calhamer.views import STANDARD_VISIBILITY, carry_forward
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -130,8 +130,7 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
                         "removed by the civil-disorder rule (too few removals ordered)")
     after = position.replace(units=MappingProxyType(units))
     nxt = advance(after, rules)
-    if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
-        after, nxt = carry_forward(position, None, after, nxt)
+    after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
     # Given by position, not by keyword: cheaper to call, and this runs every phase.
     return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)

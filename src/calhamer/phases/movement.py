@@ -24,7 +24,7 @@ from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, check_movement_order, quick_checks
-from calhamer.views import STANDARD_VISIBILITY, carry_forward
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -552,8 +552,7 @@ def _movement_outcome(
     )
     nxt = after if retreating else advance(after, rules, new_units)  # the table behind after.units
     resolution = Resolution(resolver, legal)
-    if reading.variant.visibility is not STANDARD_VISIBILITY:  # the standard keeps nxt as it is
-        after, nxt = carry_forward(position, resolution, after, nxt)
+    after, nxt = carry_forward(position, resolution, after, nxt)
     return PhaseOutcome(
         position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )

@@ -11,7 +11,7 @@ from calhamer.pieces import Dislodged
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
-from calhamer.views import STANDARD_VISIBILITY, carry_forward
+from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
     from calhamer.position import Position
@@ -156,8 +156,7 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             ordered[VERDICT], ordered[REASON] = SUCCEEDS, "retreats"
     after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
     nxt = advance(after, rules, units)  # units: the table behind after.units
-    if variant.visibility is not STANDARD_VISIBILITY:  # the standard policy keeps nxt as it is
-        after, nxt = carry_forward(position, None, after, nxt)
+    after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
     # Given by position, not by keyword: cheaper to call, and this runs every phase.
     return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)

@@ -478,11 +478,10 @@ def _movement_outcome(
     moved: dict[int, int] = {}  # province -> the location it moved to (the outcome's own)
     dislodger: dict[int, int] = {}  # province -> the province its attacker came from
     targets: set[int] = set()
-    target = targets.add
     for p in table.movers:
         if kind[p] == MOVE:
             q = dest[p]
-            target(q)
+            targets.add(q)
             if success[p]:
                 moved[p] = exact[p]
                 dislodger[q] = p
@@ -497,19 +496,10 @@ def _movement_outcome(
     dislodged: list[Dislodged] = []
     destroyed: list[int] = []
     units = position.units
-    if moved and not dislodged_at:
-        # Rebuilt in the order the units stood in, a moved unit where it stood (unit by unit:
-        # copying the table as lists and changing the few places that change costs more).
-        new_units = {}
-        loc_province = m.loc_province
-        for province, unit in units.items():
-            if province in moved:
-                new_loc = moved[province]
-                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
-            else:
-                new_units[province] = unit
-    elif dislodged_at:
-        # As above, the units dislodged left out (to retreat, or destroyed).
+    if moved or dislodged_at:
+        # Rebuilt in the order the units stood in, a moved unit where it stood, the units
+        # dislodged left out (to retreat, or destroyed). Unit by unit: copying the table as
+        # lists and changing the few places that change costs more.
         new_units = {}
         loc_province = m.loc_province
         for province, unit in units.items():

@@ -175,18 +175,8 @@ class PhaseReading:
         self.entries: list[list[Any]] = []
         # Every power given orders has a list of results, empty or not, in the order given.
         self.powers: dict[str, None] = {}
-        # add() written out for the orders given (this runs every phase).
-        m = position.map
-        codes, powers, append = m._power_codes, self.powers, self.entries.append
         for raw_power, items in orders.items():
-            power = raw_power if raw_power in codes else (
-                m.find_power(raw_power) or raw_power.upper())
-            powers[power] = None
-            for item in items:
-                if isinstance(item, str):
-                    append(self._read(power, item))
-                else:
-                    append([power, None, item, item, SUCCEEDS, ""])
+            self.add(raw_power, items)
 
     def add(self, raw_power: str, items: Iterable[str | AnyOrder]) -> None:
         """Read ``items`` as orders of ``raw_power``, as :meth:`Intake.add` reads them."""
@@ -244,21 +234,7 @@ def moved_unit(unit: Unit, loc: int) -> Unit:
     """``unit`` standing at ``loc`` instead."""
     if type(unit) is not _UNIT:
         return replace(unit, loc=loc)  # a variant's unit keeps its extra fields
-    # plain_unit written out: this runs for every unit that moves.
-    kind = unit.type
-    if kind is _ARMY:
-        made = _ARMIES
-    elif kind is _FLEET:
-        made = _FLEETS
-    else:
-        return Unit(unit.power, kind, loc)
-    key = (unit.power, loc)
-    found = made.get(key)
-    if found is None:
-        if len(made) >= 8192:
-            made.clear()  # a long-lived program with many maps: keep the table small
-        found = made[key] = Unit(unit.power, kind, loc)
-    return found
+    return plain_unit(unit.power, unit.type, loc)
 
 
 def plain_unit(power: str, kind: UnitType, loc: int) -> Unit:

@@ -134,11 +134,9 @@ class Position:
             unknown = sorted(changes.keys() - _FIELDS)[0]
             raise TypeError(f"Position has no field {unknown!r}")
         # Asked of the fields rather than of ``changes``: the old position's are read-only
-        # views already, so this makes exactly the mappings given anew read-only.
-        if type(fields["units"]) is not _PROXY:
-            fields["units"] = _PROXY(dict(fields["units"]))
-        if type(fields["centers"]) is not _PROXY:
-            fields["centers"] = _PROXY(dict(fields["centers"]))
+        # views already, which _frozen keeps as they are.
+        fields["units"] = _frozen(fields["units"])
+        fields["centers"] = _frozen(fields["centers"])
         return new
 
     # -- questions ---------------------------------------------------------------------------
@@ -243,10 +241,9 @@ _DUE: Final = "_adjustments_due"
 
 _FIELDS: Final = frozenset(("map", "phase", "units", "centers", "dislodged", "contested",
                             "variant", "extra"))
-_FIELD_COUNT: Final = 8
+_FIELD_COUNT: Final = len(_FIELDS)
 _new: Final = object.__new__
 _POSITION: Final = Position
-_PROXY: Final = MappingProxyType
 
 
 def units_from_specs(

@@ -578,8 +578,8 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     m = before.map
     pieces = _map_json(m)
     results = outcome.results
-    known, heads = _JSON_ENTRIES, pieces.heads
-    written = []  # each power's results, key and list, as JSON text
+    known = _JSON_ENTRIES
+    entries: dict[str, list[str]] = {}  # each power's results as JSON text
     for power in _power_order(m, results):
         given: list[str] = []
         added: list[OrderResult] | None = None
@@ -601,7 +601,7 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
             for r in added:
                 key = (r.text, r.canonical, r.result, r.reason)
                 given.append(known.get(key) or _entry_json(key))
-        written.append(f'{heads.get(power) or _json_text(power) + ":["}{",".join(given)}]')
+        entries[power] = given
     unit_text = pieces.units
     dislodged = []
     for d in outcome.dislodged:
@@ -614,7 +614,8 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     position, centers = board
     winner = _solo(nxt, centers)
     end = f',"winner":{_json_text(winner)}}}' if winner else "}"
-    return (f'{{"phase":{_json_text(before.phase.code)},"results":{{{",".join(written)}}},'
+    return (f'{{"phase":{_json_text(before.phase.code)},"results":'
+            f'{_json_lists(entries, pieces.heads, empty=True)},'
             f'"dislodged":[{",".join(dislodged)}],"next":{position}{end}')
 
 
@@ -647,12 +648,14 @@ class _MapJson:
 _map_json = cache(_MapJson)
 
 
-def _json_lists(groups: dict[str, list[str]], heads: dict[str, str]) -> str:
+def _json_lists(groups: dict[str, list[str]], heads: dict[str, str], *, empty: bool = False
+                ) -> str:
     """A JSON object of lists, from each key's list of items already JSON text: ``{"AUSTRIA":
-    ["A BUD","F TRI"],...}``, in the order of ``groups``. Keys with no items are left out."""
+    ["A BUD","F TRI"],...}``, in the order of ``groups``. Keys with no items are left out
+    unless ``empty``."""
     return "{" + ",".join([
         f'{heads.get(key) or _json_text(key) + ":["}{",".join(items)}]'
-        for key, items in groups.items() if items
+        for key, items in groups.items() if empty or items
     ]) + "}"
 
 

@@ -23,20 +23,23 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from calhamer.bots import Policy, random_policy
+from calhamer.bots import Policy, greedy_policy, random_policy
 from calhamer.errors import CalhamerError
 from calhamer.game import Game
 
 __all__ = ["GameSpec", "Summary", "load_policy", "play_game", "run", "timed"]
 
+_POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+
 
 def load_policy(name: str) -> Policy:
-    """``random`` (:func:`calhamer.bots.random_policy`) or ``module:function``."""
-    if name == "random":
-        return random_policy
+    """``random`` (:func:`calhamer.bots.random_policy`), ``greedy``
+    (:func:`calhamer.bots.greedy_policy`) or ``module:function``."""
+    if name in _POLICIES:
+        return _POLICIES[name]
     module, _, attr = name.partition(":")
     if not module or not attr:
-        raise CalhamerError(f"a policy is 'random' or 'module:function', not {name!r}")
+        raise CalhamerError(f"a policy is 'random', 'greedy' or 'module:function', not {name!r}")
     try:
         policy = getattr(import_module(module), attr)
     except (ImportError, AttributeError) as exc:

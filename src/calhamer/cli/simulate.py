@@ -50,7 +50,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("simulate", help=HELP, description=DESCRIPTION)
     p.add_argument("--games", type=_positive, default=1, metavar="N", help="games to play")
     p.add_argument("--variant", default="standard", help=VARIANT_HELP + " (default: standard)")
-    p.add_argument("--policy", default="random", metavar="random|module:function",
+    p.add_argument("--policy", default="random", metavar="random|greedy|module:function",
                    help="the bot playing every power (default: random)")
     p.add_argument("--max-year", type=_year, default=1905, metavar="Y",
                    help="the last year played; the survivors then draw (default: 1905)")

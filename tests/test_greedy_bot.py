@@ -99,3 +99,13 @@ def test_the_greedy_policy_by_name() -> None:
 def test_the_greedy_player_plays_every_variant(variant: str) -> None:
     line = play_game(GameSpec(variant, "greedy", 1903, "v", keep_game=False), 0)
     assert line["result"]["ending"] in ("draw", "solo", "elimination")
+
+
+def test_simulate_batches_cover_every_game_once_in_order() -> None:
+    from calhamer.simulate import _batches
+
+    for games, workers in [(1, 2), (7, 2), (200, 2), (256, 16), (3, 8)]:
+        batches = _batches(games, workers)
+        assert [n for b in batches for n in b] == list(range(games))
+        if games >= workers * 4:  # several batches a worker, so none is left alone at the end
+            assert len(batches) >= workers * 4 or len(batches[0]) == 16

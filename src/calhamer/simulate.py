@@ -15,19 +15,21 @@ object-store machinery would be unused weight here.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from calhamer.bots import Policy, greedy_policy, random_policy
 from calhamer.errors import CalhamerError
 from calhamer.game import Game
 
-__all__ = ["GameSpec", "Summary", "load_policy", "play_game", "run", "timed"]
+__all__ = ["GameSpec", "Played", "Summary", "load_policy", "play_game", "run", "run_played",
+           "timed"]
 
 _POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 
@@ -102,6 +104,46 @@ def _play(args: tuple[GameSpec, int]) -> dict[str, Any]:
     return play_game(*args)
 
 
+class Played(NamedTuple):
+    """One game's result line as a worker sends it back: the JSON text written as it is, and
+    the few fields the summary counts (so the line is never read back to be counted)."""
+
+    text: str
+    phases: int
+    ending: str
+    winners: tuple[str, ...]
+
+
+def _played(line: dict[str, Any]) -> Played:
+    result = line["result"]
+    return Played(json.dumps(line), line["phases"], result["ending"], tuple(result["winners"]))
+
+
+def _play_batch(job: tuple[GameSpec, range]) -> list[Played]:
+    """A worker's batch of games, each sent back as text: one message for several games, and
+    no nested objects to pickle."""
+    spec, numbers = job
+    policy = load_policy(spec.policy)
+    return [_played(play_game(spec, n, policy)) for n in numbers]
+
+
+def _warm(spec: GameSpec) -> None:
+    """A worker's start: the variant, its board and the policy loaded once, before the first
+    batch, rather than in the first game."""
+    from calhamer.position import Position
+    from calhamer.variants import find_variant
+
+    load_policy(spec.policy)
+    Position.initial(variant=find_variant(spec.variant))
+
+
+def _batches(games: int, workers: int) -> list[range]:
+    """Game numbers in batches: several per worker, so that a worker that drew long games
+    is not left alone at the end, and few enough that each message carries several games."""
+    size = max(1, min(16, games // (workers * 4)))
+    return [range(start, min(start + size, games)) for start in range(0, games, size)]
+
+
 @dataclass
 class Summary:
     """What a run came to: how many games, how fast, how they ended."""
@@ -112,12 +154,13 @@ class Summary:
     solos: Counter[str] = field(default_factory=Counter)
     phases: int = 0
 
-    def add(self, line: dict[str, Any]) -> None:
+    def add(self, line: dict[str, Any] | Played) -> None:
+        played = line if isinstance(line, Played) else _played(line)
         self.games += 1
-        self.phases += line["phases"]
-        self.endings[line["result"]["ending"]] += 1
-        if line["result"]["ending"] != "draw":
-            self.solos[line["result"]["winners"][0]] += 1
+        self.phases += played.phases
+        self.endings[played.ending] += 1
+        if played.ending != "draw":
+            self.solos[played.winners[0]] += 1
 
     def text(self) -> str:
         rate = self.games / self.seconds if self.seconds else float("inf")
@@ -138,27 +181,45 @@ def run(
 ) -> Iterator[dict[str, Any]]:
     """Play games ``0`` to ``games - 1``; yield each result line in the order of the games.
 
-    ``workers``: processes on this machine (None: every core; 1: this process). ``dask``: the
-    address of a Dask scheduler, or ``"local"`` for a local Dask cluster of ``workers``
-    processes (the ``cluster`` extra). The lines are the same whichever is used.
+    ``workers``: processes on this machine (None: every core; 1: this process), each started
+    once and given the games in batches. ``dask``: the address of a Dask scheduler, or
+    ``"local"`` for a local Dask cluster of ``workers`` processes (the ``cluster`` extra).
+    The lines are the same whichever is used.
     """
+    for played in run_played(spec, games, workers=workers, dask=dask):
+        yield json.loads(played.text)
+
+
+def run_played(
+    spec: GameSpec,
+    games: int,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+) -> Iterator[Played]:
+    """:func:`run`'s games as the workers send them back (:class:`Played`), in the order of
+    the games: what ``calhamer simulate`` writes without reading each line back."""
     load_policy(spec.policy)  # a bad name fails here, not in every worker
-    jobs = [(spec, n) for n in range(games)]
     if dask is not None:
-        yield from _run_dask(jobs, dask, workers)
+        for line in _run_dask([(spec, n) for n in range(games)], dask, workers):
+            yield _played(line)
         return
     if workers is None:
         import os
 
         workers = os.cpu_count() or 1
     if workers <= 1 or games <= 1:
-        for job in jobs:
-            yield _play(job)
+        policy = load_policy(spec.policy)
+        for n in range(games):
+            yield _played(play_game(spec, n, policy))
         return
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(min(workers, games)) as pool:
-        yield from pool.imap(_play, jobs)
+    count = min(workers, games)
+    jobs = [(spec, numbers) for numbers in _batches(games, count)]
+    with multiprocessing.get_context("spawn").Pool(count, _warm, (spec,)) as pool:
+        for batch in pool.imap(_play_batch, jobs):
+            yield from batch
 
 
 def _run_dask(jobs: list[tuple[GameSpec, int]], address: str, workers: int | None
@@ -185,7 +246,10 @@ def _run_dask(jobs: list[tuple[GameSpec, int]], address: str, workers: int | Non
             cluster.close()
 
 
-def timed(lines: Iterator[dict[str, Any]], summary: Summary) -> Iterator[dict[str, Any]]:
+_Line = TypeVar("_Line", dict[str, Any], Played)
+
+
+def timed(lines: Iterator[_Line], summary: Summary) -> Iterator[_Line]:
     """``lines`` passed through, counted into ``summary`` (time included)."""
     start = time.perf_counter()
     for line in lines:

@@ -11,12 +11,11 @@ of the games; the lines for a seed are the same however many workers or machines
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from calhamer.cli.io import OK, VARIANT_HELP, UserError
-from calhamer.simulate import GameSpec, Summary, load_policy, run, timed
+from calhamer.simulate import GameSpec, Summary, load_policy, run_played, timed
 from calhamer.variants import find_variant
 
 HELP = "play many games with bots (all cores, or a Dask cluster)"
@@ -72,7 +71,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     load_policy(args.policy)
     spec = GameSpec(variant, args.policy, args.max_year, str(args.seed), not args.no_games)
     summary = Summary()
-    lines = timed(run(spec, args.games, workers=args.workers, dask=args.dask), summary)
+    lines = timed(run_played(spec, args.games, workers=args.workers, dask=args.dask), summary)
     try:
         out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     except OSError as exc:
@@ -85,7 +84,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         bar = None
     try:
         for line in lines:
-            out.write(json.dumps(line) + "\n")
+            out.write(line.text + "\n")
             if bar is not None:
                 bar.update()
     finally:

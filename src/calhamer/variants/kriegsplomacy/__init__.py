@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
+from typing import ClassVar
 
 from calhamer.map import ARMY, Location, Map, ProvinceId
 from calhamer.notation import Notation, ParsedOrder
@@ -214,6 +216,21 @@ class Fog(RuleModule):
         state=KriegsplomacyState,  # the spies whose retreat news is still to come
     )
     blocked_retreat_fails = True
+    options = MappingProxyType({
+        "convoy_origin_closed": "a unit dislodged by a convoyed army may not retreat to the "
+                                "province the army came from (rule 3.6); false: the rule "
+                                "edition decides (DATC 4.A.5)",
+    })
+    convoy_origin_closed: ClassVar[bool] = True
+
+    def phase_rules(self, rules: Rules) -> Rules:
+        """Rule 3.6 closes the province an attacker came from to the unit it dislodged, by
+        land or by convoy (the DATC's preference 4.A.5 opens it after a convoy), unless the
+        variant sets ``convoy_origin_closed = false``."""
+        rules = super().phase_rules(rules)
+        if self.convoy_origin_closed and rules.retreat_to_convoying_attacker_origin:
+            return rules.with_options(retreat_to_convoying_attacker_origin=False)
+        return rules
 
     # -- orders ------------------------------------------------------------------------------------
 

@@ -282,17 +282,15 @@ class FlexibleBuilds(RuleModule):
     module_title = "Builds in any owned centre"
 
     def phase_rules(self, rules: Rules) -> Rules:
-        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any edition."""
+        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any
+        edition; a variant's own ``civil_disorder`` option, if it sets one, decides instead
+        of rule 2.3."""
         rules = super().phase_rules(rules)
-        if (
-            not rules.builds_in_home_centres_only
-            and rules.civil_disorder is DisorderDistance.OWNED_CENTRE_ANY_ROUTE
-        ):
+        disorder = (DisorderDistance.OWNED_CENTRE_ANY_ROUTE if self.civil_disorder is None
+                    else rules.civil_disorder)
+        if not rules.builds_in_home_centres_only and rules.civil_disorder is disorder:
             return rules
-        return rules.with_options(
-            builds_in_home_centres_only=False,
-            civil_disorder=DisorderDistance.OWNED_CENTRE_ANY_ROUTE,
-        )
+        return rules.with_options(builds_in_home_centres_only=False, civil_disorder=disorder)
 
 
 class Kriegsplomacy(Fog, FlexibleBuilds):

@@ -638,7 +638,9 @@ def test_output_document_and_report_show_colours() -> None:
         "TURKEY": ["Red F Bla -> Rum"],
     })
     doc = outcome_to_json(outcome, "datc")
-    assert doc["dislodged"] == ["Purple A RUM"]
+    assert doc["dislodged"] == [{"unit": "Purple A RUM", "power": "AUSTRIA",
+                                 "retreats": ["BUD", "BUL", "GAL", "SER", "UKR"],
+                                 "destroyed": False}]
     assert doc["next"]["dislodged"] == {
         "AUSTRIA": [{"unit": "Purple A RUM", "attacker_from": "SEV"}]}
     assert doc["next"]["units"]["RUSSIA"] == ["Silver A RUM"]

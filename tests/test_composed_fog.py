@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from calhamer.cli import main
+from calhamer.errors import CalhamerError
 from calhamer.formats import position_from_json
 from calhamer.game import Game, check_orders
 from calhamer.phases import adjudicate
@@ -786,3 +787,53 @@ def test_bid_options_are_written_as_the_bidder_knows_the_board() -> None:
     written = [text for texts in options.values() for text in texts]
     assert any(text.startswith("A HOL") for text in written)
     assert not any("Purple" in text for text in written)
+
+
+# == Kriegsplomacy 3.6 under every fog variant =====================================================
+
+# England convoys A Pic into Belgium and dislodges the German army there.
+CONVOYED = {"ENGLAND": ["A PIC", "F ENG", "F NTH"], "GERMANY": ["A BEL"]}
+CONVOY_ORDERS = {"ENGLAND": ["A Pic - Bel via convoy", "F Eng C A Pic - Bel",
+                             "F Nth S A Pic - Bel"]}
+
+
+def _retreat_to_picardy(variant: str, rules: str | None = None) -> tuple[PhaseOutcome, str]:
+    """The German army's retreat to Picardy after the convoyed attack: the retreat phase's
+    outcome, and Germany's line of it."""
+    position, _ = board(variant, CONVOYED)
+    out = adjudicate(position, CONVOY_ORDERS, rules)
+    assert [d.unit.power for d in out.next.dislodged] == ["GERMANY"]
+    step = adjudicate(out.next, {"GERMANY": ["A Bel R Pic"]}, rules)
+    return step, lines(step, "GERMANY")[0]
+
+
+def test_krieg_3_6_retreat_to_the_space_a_convoyed_attacker_came_from_in_composed_fog_variants(
+        tmp_path: Path) -> None:
+    # Rule 3.6 is the fog module's: every variant built with it disbands the army.
+    file = tmp_path / "fog-neutrals.toml"
+    file.write_text('board = "standard-dp"\nmodules = ["neutrals", "fog"]\n')
+    for variant in ("fog-dp", "arpiesse-fog", "standard+fog", str(file)):
+        step, told_germany = _retreat_to_picardy(variant)
+        assert told_germany.endswith("A Bel [r-Pic]"), variant  # "Red A Bel" under colours
+        assert not step.next.units_of("GERMANY"), variant
+    # Without fog the DATC's preference (4.A.5) stands: the army may retreat there.
+    for variant in ("standard", "standard-dp"):
+        step, _ = _retreat_to_picardy(variant)
+        assert [u.loc for u in step.next.units_of("GERMANY")] == [step.before.map.loc("PIC")]
+
+
+def test_krieg_3_6_the_fog_option_convoy_origin_closed_false_lets_the_edition_decide(
+        tmp_path: Path) -> None:
+    file = tmp_path / "open-origin.toml"
+    file.write_text('board = "standard"\nmodules = ["fog"]\n\n[options]\n'
+                    "convoy_origin_closed = false\n")
+    for variant in (str(file), "standard+fog?convoy_origin_closed=false"):
+        assert find_variant(variant).phase_rules(find_rules("datc")) == find_rules("datc")
+        step, told_germany = _retreat_to_picardy(variant)  # DATC 4.A.5: allowed
+        assert told_germany == "A Bel [r-Pic*]"
+        assert [u.loc for u in step.next.units_of("GERMANY")] == [step.before.map.loc("PIC")]
+        _, told_germany = _retreat_to_picardy(variant, "1971")  # the 1971 rule closes it
+        assert told_germany == "A Bel [r-Pic]"
+    # An option of the fog module, refused where no module takes it.
+    with pytest.raises(CalhamerError, match="convoy_origin_closed"):
+        find_variant("standard+colours?convoy_origin_closed=false")

@@ -724,3 +724,18 @@ def test_under_fog_every_adjustment_phase_is_played_needed_or_not() -> None:
         assert str(advance(empty, None).phase) == spring_next, name
         fall = empty.replace(phase=Phase(1901, "F", "R"))
         assert str(advance(fall, None).phase) == fall_next, name
+
+
+def test_krieg_3_6_retreat_to_the_space_a_convoyed_attacker_came_from_under_fog_and_stacks(
+) -> None:
+    # Kriegsplomacy 3.6 closes a convoyed attacker's origin in every fog variant; the stacks
+    # alone keep it open (Superdiplomacy section 6, as the DATC prefers).
+    units = {"ENGLAND": ["2A PIC", "2F ENG", "2F NTH"], "GERMANY": ["1A BEL"]}
+    orders = {"ENGLAND": ["2A Pic-Bel via convoy", "2F Eng C 2A Pic-Bel", "2F Nth S 2A Pic-Bel"]}
+    pic = M.province_of(M.loc("PIC"))
+    for variant, origin, after in ((FOG, pic, {}), (find_variant("superdiplomacy"), None,
+                                                    {"PIC": "GERMANY 1A"})):
+        out = calm_seed(board(variant, units), orders)
+        assert [d.attacker_from for d in out.next.dislodged] == [origin]
+        step = adjudicate(out.next, {"GERMANY": ["1A Bel R Pic"]})
+        assert {k: v for k, v in stacks(step.next).items() if "GERMANY" in v} == after

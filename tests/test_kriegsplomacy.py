@@ -410,6 +410,58 @@ def test_rule_3_5_and_3_6_dislodgement_and_retreats() -> None:
     assert own(adjudicate(position, given, rules), "AUSTRIA") == ["A Tri [d]"]
 
 
+# England convoys A Pic into Belgium and dislodges the German army there (the issue 32 case).
+CONVOYED_UNITS = {"ENGLAND": ["A PIC", "F ENG", "F NTH"], "GERMANY": ["A BEL"]}
+CONVOYED_ORDERS = {"ENGLAND": ["A Pic - Bel via convoy", "F Eng C A Pic - Bel",
+                               "F Nth S A Pic - Bel"]}
+
+
+def test_krieg_3_6_retreat_to_the_space_a_convoyed_attacker_came_from_is_disbanded() -> None:
+    # "If you attempt to retreat to [...] the space your attacker came from [...] your unit is
+    # disbanded": no exception for a convoyed attacker, whatever the edition says (DATC 4.A.5).
+    m = load_map(KP)
+    for edition in ("datc", "2023", "alexander", "1971"):
+        out = run(CONVOYED_UNITS, CONVOYED_ORDERS, rules=edition)
+        assert [(format_unit(m, d.unit), d.attacker_from) for d in out.next.dislodged] == [
+            ("A BEL", m.province_of(m.loc("PIC")))]
+        retreat = position_to_json(out.next, edition)
+        assert retreat["dislodged"] == {"GERMANY": [{"unit": "A BEL", "attacker_from": "PIC"}]}
+        retreat["orders"] = {"GERMANY": ["A Bel R Pic"]}
+        position, given, rules = position_from_json(retreat)
+        assert check_orders(position, given, rules)["GERMANY"][0].ok  # legal: it fails
+        step = adjudicate(position, given, rules)
+        assert own(step, "GERMANY") == ["A Bel [r-Pic]"]
+        assert power_view(step, "GERMANY").results["GERMANY"][0].result == FAILS
+        assert not step.next.units_of("GERMANY")
+        assert step.next.unit_at(m.loc("PIC")) is None
+        # The open places around Belgium are still open.
+        retreat["orders"] = {"GERMANY": ["A Bel R Bur"]}
+        position, given, rules = position_from_json(retreat)
+        assert own(adjudicate(position, given, rules), "GERMANY") == ["A Bel [r-Bur*]"]
+
+
+def test_krieg_3_6_retreat_to_the_space_a_convoyed_attacker_came_from_through_the_cli(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spring = tmp_path / "spring.json"
+    spring.write_text(json.dumps(doc(CONVOYED_UNITS, CONVOYED_ORDERS)))
+    assert main(["adjudicate", str(spring), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    retreat = out["next"]
+    assert retreat["dislodged"] == {"GERMANY": [{"unit": "A BEL", "attacker_from": "PIC"}]}
+    retreat["orders"] = {"GERMANY": ["A Bel R Pic"]}
+    path = tmp_path / "retreat.json"
+    path.write_text(json.dumps(retreat))
+    assert main(["adjudicate", str(path), "--as", "Germany"]) == 0
+    text = capsys.readouterr().out
+    assert "A Bel [r-Pic]  " in text and "[r-Pic*]" not in text
+    assert "Your units (0): none" in text
+    assert main(["adjudicate", str(path), "--json"]) == 0
+    judged = json.loads(capsys.readouterr().out)
+    assert [(r["canonical"], r["result"]) for r in judged["results"]["GERMANY"]] == [
+        ("A BEL R PIC", "fails")]
+    assert "GERMANY" not in judged["next"]["units"]
+
+
 def test_rule_3_6_a_retreat_to_a_place_out_of_reach_is_still_invalid() -> None:
     out = run({"AUSTRIA": ["A TRI"], "ITALY": ["A VEN", "A TYR"]},
               {"ITALY": ["A Ven - Tri", "A Tyr S A Ven - Tri"]})

@@ -8,7 +8,7 @@ orders); ``outcome_to_json`` writes the output document of an adjudication.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from itertools import chain
 from json.encoder import encode_basestring_ascii as _encode_text
@@ -545,9 +545,8 @@ def outcome_to_json(
     doc: dict[str, Any] = {
         "phase": outcome.before.phase.code,
         "results": results,
-        "dislodged": [
-            outcome.before.variant.notation.format_unit(m, d.unit) for d in outcome.dislodged
-        ],
+        "dislodged": dislodged_entries(outcome.after, outcome.dislodged,
+                                       outcome.destroyed_units()),
         "next": position_to_json(outcome.next, rules),
     }
     winner = outcome.next.winner()
@@ -558,6 +557,35 @@ def outcome_to_json(
     if views:
         doc["views"] = {p: view_to_json(v, rules) for p, v in power_views(outcome).items()}
     return doc
+
+
+def dislodged_entries(position: Position, dislodged: Iterable[Dislodged],
+                      destroyed: Iterable[Unit] = (), *, retreats: bool = True
+                      ) -> list[dict[str, Any]]:
+    """The ``"dislodged"`` entries of an output document or a view (``docs/formats.md``):
+    each unit that must retreat, with the places open to it in ``position`` (the retreat
+    phase that follows: the variant's ``retreat_choices``, as the text report lists them),
+    then each unit destroyed at once. Without ``retreats`` (a view that does not tell them)
+    the entries leave ``"retreats"`` out."""
+    m = position.map
+    variant = position.variant
+    format_unit = variant.notation.format_unit
+    open_to = position.phase.is_retreat
+    entries: list[dict[str, Any]] = []
+    for d in dislodged:
+        entry: dict[str, Any] = {"unit": format_unit(m, d.unit), "power": d.unit.power}
+        if retreats:
+            choices = variant.retreat_choices(position, d) if open_to else []
+            entry["retreats"] = [m.loc_name(loc) for loc in choices]
+        entry["destroyed"] = False
+        entries.append(entry)
+    for unit in destroyed:
+        entry = {"unit": format_unit(m, unit), "power": unit.power}
+        if retreats:
+            entry["retreats"] = []
+        entry["destroyed"] = True
+        entries.append(entry)
+    return entries
 
 
 def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
@@ -602,12 +630,9 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
                 key = (r.text, r.canonical, r.result, r.reason)
                 given.append(known.get(key) or _entry_json(key))
         entries[power] = given
-    unit_text = pieces.units
-    dislodged = []
-    for d in outcome.dislodged:
-        if type(d.unit) is not Unit:
-            return _compact(outcome_to_json(outcome, rules))
-        dislodged.append(unit_text[d.unit.type][d.unit.loc])
+    dislodged = _dislodged_line(outcome, pieces) if outcome.dislodged or outcome.removed else ""
+    if dislodged is None:
+        return _compact(outcome_to_json(outcome, rules))
     board = _board_line(nxt, rules, pieces)
     if board is None:
         return _compact(outcome_to_json(outcome, rules))
@@ -616,7 +641,31 @@ def outcome_to_line(outcome: PhaseOutcome, rules: str | None = None) -> str:
     end = f',"winner":{_json_text(winner)}}}' if winner else "}"
     return (f'{{"phase":{_json_text(before.phase.code)},"results":'
             f'{_json_lists(entries, pieces.heads, empty=True)},'
-            f'"dislodged":[{",".join(dislodged)}],"next":{position}{end}')
+            f'"dislodged":[{dislodged}],"next":{position}{end}')
+
+
+def _dislodged_line(outcome: PhaseOutcome, pieces: _MapJson) -> str | None:
+    """:func:`dislodged_entries` of ``outcome`` as compact JSON, without the brackets (None
+    for a unit that is not a plain one, which :func:`outcome_to_json` writes)."""
+    after = outcome.after
+    variant = after.variant
+    unit_text, locs, text = pieces.units, pieces.locs, _json_text
+    open_to = after.phase.is_retreat
+    out = []
+    for d in outcome.dislodged:
+        unit = d.unit
+        if type(unit) is not Unit:
+            return None
+        choices = variant.retreat_choices(after, d) if open_to else []
+        out.append(f'{{"unit":{unit_text[unit.type][unit.loc]},"power":{text(unit.power)},'
+                   f'"retreats":[{",".join(locs[loc] for loc in choices)}],'
+                   '"destroyed":false}')
+    for unit in outcome.destroyed_units():
+        if type(unit) is not Unit:
+            return None
+        out.append(f'{{"unit":{unit_text[unit.type][unit.loc]},"power":{text(unit.power)},'
+                   '"retreats":[],"destroyed":true}')
+    return ",".join(out)
 
 
 def _added_key(r: OrderResult) -> tuple[str, str]:
@@ -822,7 +871,6 @@ def describe_error(exc: Exception) -> str:
 def view_to_json(view: PowerView, rules: str | None = None) -> dict[str, Any]:
     """A power's view of a phase as a JSON object (the shape is in ``docs/formats.md``)."""
     m = view.before.map
-    variant = view.before.variant
     order = [p for p in m.power_codes if p in view.results]
     order += sorted(p for p in view.results if p not in order)
     doc: dict[str, Any] = {
@@ -830,7 +878,10 @@ def view_to_json(view: PowerView, rules: str | None = None) -> dict[str, Any]:
         "phase": view.before.phase.code,
         "complete": view.complete,
         "results": {p: [r.to_json() for r in view.results[p]] for p in order},
-        "dislodged": [variant.notation.format_unit(m, d.unit) for d in view.dislodged],
+        # Retreat options only in a view that is the whole truth: where a unit may go tells
+        # what stands around it (Kriegsplomacy rule 3.6 tells a power neither).
+        "dislodged": dislodged_entries(view.next, view.dislodged, view.destroyed,
+                                       retreats=view.complete),
     }
     if view.notes:
         doc["notes"] = [n.to_json() for n in view.notes]

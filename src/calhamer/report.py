@@ -158,10 +158,13 @@ def view_report(view: PowerView) -> str:
         lines.append("")
     format_unit = before.variant.notation.format_unit
     if view.complete:
-        if view.dislodged:
+        if view.dislodged or view.destroyed:
             lines += ["------", "Dislodged units", ""]
             for d in view.dislodged:
                 lines.append(f"    {d.unit.power.title()}: {format_unit(m, d.unit)}")
+            for unit in view.destroyed:  # no retreat phase for them: gone already
+                lines.append(f"    {unit.power.title()}: {format_unit(m, unit)} "
+                             "(destroyed: it may not retreat)")
             lines.append("")
         lines += position_summary(view.next)
         return "\n".join(lines).rstrip() + "\n"

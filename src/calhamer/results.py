@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from calhamer._build import mypyc_attr
 from calhamer.orders import AnyOrder, Order
-from calhamer.pieces import Dislodged
+from calhamer.pieces import Dislodged, Unit
 
 # Imported at run time, not only for type checking (it costs nothing: ``import calhamer``
 # loads it anyway). In the compiled build, Resolution (a plain class) keeps its annotations
@@ -184,3 +184,12 @@ class PhaseOutcome:
 
     def all_results(self) -> list[OrderResult]:
         return [r for rs in self.results.values() for r in rs]
+
+    def destroyed_units(self) -> list[Unit]:
+        """The units dislodged in this movement phase and destroyed at once, because the
+        variant lets them no retreat (a DP variant's neutral armies), in the order they stood;
+        none after any other kind of phase (whose ``removed`` are disbands and removals)."""
+        if not self.before.phase.is_movement or not self.removed:
+            return []
+        units = self.before.units
+        return [units[p] for p in self.removed]

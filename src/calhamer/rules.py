@@ -36,10 +36,15 @@ class ConvoyIntent(Enum):
 
 
 class DisorderDistance(Enum):
-    """DATC 4.D.8: how civil-disorder removals measure distance."""
+    """DATC 4.D.8: how civil-disorder removals measure distance, and break ties."""
 
-    OWNED_CENTRE_ANY_ROUTE = "2023"  # to the nearest owned centre, crossing land and sea
-    HOME_CENTRE_BY_TYPE = "1971"  # to the nearest owned home centre, armies over land
+    # To the nearest owned centre, crossing land and sea; ties: fleets first, then by name.
+    OWNED_CENTRE_ANY_ROUTE = "2023"
+    # To the nearest home centre, armies over land and fleets by sea; ties likewise.
+    HOME_CENTRE_BY_TYPE = "1971"
+    # As godip and vDiplomacy remove them: to the nearest home centre, owned or not, over any
+    # edge whatever the unit's type; ties: fleets first, then by province code.
+    HOME_DISTANCE = "home-distance"
 
 
 @dataclass(frozen=True, slots=True)

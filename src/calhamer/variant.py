@@ -45,6 +45,7 @@ from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
 from calhamer.reporter import STANDARD_REPORTER, Reporter
+from calhamer.rules import DisorderDistance
 from calhamer.victory import STANDARD_VICTORY, VictoryRule
 from calhamer.views import STANDARD_VISIBILITY, Visibility
 
@@ -158,8 +159,38 @@ class Variant:
     # illegal one (which disbands it too, but says why).
     blocked_retreat_fails: ClassVar[bool] = False
 
+    # The flat variant options: taken by every variant, whatever its modules (a variant
+    # file's [options], a spec's ?name=value), each a class attribute of its own below.
+    variant_options: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "civil_disorder": "which units go when a power owes removals and ordered too few: "
+                          '"home-distance" (farthest from its home centres by plain graph '
+                          "distance, fleets first, then by province code: godip's and "
+                          'vDiplomacy\'s rule), "2023" or "1971" (those editions\' rules); '
+                          "none: the edition's",
+    })
+    # civil_disorder: a DisorderDistance value fixed for every edition, or None (the edition's).
+    civil_disorder: ClassVar[str | None] = None
+
+    @classmethod
+    def variant_option_value(cls, name: str, value: Any) -> Any:
+        """``value`` checked as the flat variant option ``name`` (``variant_options``), in the
+        form its class attribute holds; raises :class:`CalhamerError` saying what it takes."""
+        if name != "civil_disorder":
+            raise CalhamerError(f"there is no variant option {name!r}")
+        choices = [d.value for d in DisorderDistance]
+        if value is None or str(value).strip().lower() in ("none", "edition"):
+            return None
+        text = str(value).strip().lower()
+        if isinstance(value, bool) or text not in choices:
+            raise CalhamerError(f"option {name} must be one of {', '.join(choices)} or none "
+                                f"(the edition's rule), not {value!r}")
+        return text
+
     def phase_rules(self, rules: Rules) -> Rules:
-        """The edition as this variant plays it (a variant may fix some of its options)."""
+        """The edition as this variant plays it (a variant may fix some of its options): the
+        standard game fixes what its flat options set (``civil_disorder``)."""
+        if self.civil_disorder is not None and rules.civil_disorder.value != self.civil_disorder:
+            return rules.with_options(civil_disorder=DisorderDistance(self.civil_disorder))
         return rules
 
     # The order as the resolver should see it; raises ``validation.Illegal``. A subclass

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
-from calhamer.pieces import Dislodged, Phase
+from calhamer.pieces import Dislodged, Phase, Unit
 from calhamer.results import OrderResult, PhaseOutcome, Resolution, Result
 
 if TYPE_CHECKING:
@@ -67,6 +67,9 @@ class PowerView:
     notes: tuple[Note, ...] = ()
     complete: bool = True
     counts: dict[str, int] | None = field(default=None)  # centre counts it is told, if any
+    # The units dislodged and destroyed at once (no retreat: a DP variant's neutrals) that
+    # it may know of.
+    destroyed: tuple[Unit, ...] = ()
 
     @property
     def phase(self) -> Phase:
@@ -194,6 +197,7 @@ def full_view(outcome: PhaseOutcome, power: str | None) -> PowerView:
         (),
         True,
         outcome.next.center_counts(),
+        tuple(outcome.destroyed_units()),
     )
 
 

@@ -136,6 +136,20 @@ class Note(Document):
     lines: list[str]
 
 
+class DislodgedUnit(Document):
+    """A unit dislodged in the phase: its power, the places it may retreat to, and whether it
+    was destroyed at once (a unit the variant lets no retreat, such as a DP variant's neutral
+    army, is removed in the movement phase itself and has no retreat phase)."""
+
+    unit: UnitText
+    power: str = Field(description="the unit's power")
+    retreats: list[str] | None = Field(
+        None, description='the locations it may retreat to ("BEL", "SPA/NC"), in the order '
+        "the text report lists them; empty when it may go nowhere or was destroyed; left out "
+        "of a view that does not tell them (fog of war)")
+    destroyed: bool = Field(description="true: destroyed at once, with no retreat phase")
+
+
 class ViewDocument(Document):
     """What one power may see of an adjudicated phase (``power`` null: the gamemaster)."""
 
@@ -143,7 +157,7 @@ class ViewDocument(Document):
     phase: str
     complete: bool
     results: dict[str, list[ViewResultEntry]]
-    dislodged: list[str]
+    dislodged: list[DislodgedUnit]
     notes: list[Note] = Field(default_factory=list)
     centre_counts: dict[str, int] | None = None
     next: PhaseDocument
@@ -154,7 +168,7 @@ class OutputDocument(Document):
 
     phase: str
     results: dict[str, list[ResultEntry]]
-    dislodged: list[str]
+    dislodged: list[DislodgedUnit]
     next: PhaseDocument
     winner: str | None = None
     views: dict[str, ViewDocument] | None = None

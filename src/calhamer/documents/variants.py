@@ -31,7 +31,8 @@ class VariantFile(Document):
     rules: str | None = Field(None, description='the rule edition ("datc", "alexander", ...)')
     options: dict[str, OptionValue] = Field(
         default_factory=dict, description="the modules' options, like dp_cap = 2 or "
-        "colour_exchange = true (the string \"none\" for no value)")
+        "colour_exchange = true, and the options every variant takes, like civil_disorder = "
+        "\"home-distance\" (the string \"none\" for no value)")
 
 
 FIELDS = ("title", "board", "modules", "rules", "options")

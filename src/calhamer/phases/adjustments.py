@@ -179,9 +179,11 @@ def civil_disorder_removals(
     """Which units a power that ordered too few removals loses (DATC 4.D.8, by edition).
 
     The units farthest from the power's centres go first; at equal distance fleets before
-    armies, then by the province's English name.
+    armies, then by the province's English name (by its code under ``home-distance``).
     """
     m = position.map
+    if rules.civil_disorder is DisorderDistance.HOME_DISTANCE:
+        return _home_distance_removals(m, power, units, count)
     owned = position.centers_of(power)
     if rules.civil_disorder is DisorderDistance.HOME_CENTRE_BY_TYPE:
         # Before 2023 distance was counted to the home centres, owned or not.
@@ -197,6 +199,24 @@ def civil_disorder_removals(
     ranked = sorted(
         mine,
         key=lambda pu: (-distance(*pu), pu[1].type is not FLEET, m.provinces[pu[0]].name),
+    )
+    return [p for p, _ in ranked[:count]]
+
+
+def _home_distance_removals(m: Map, power: str, units: dict[int, Unit], count: int
+                           ) -> list[int]:
+    """The ``home-distance`` rule, as godip and vDiplomacy remove units: the farthest from
+    the power's home centres (owned or not) by plain graph distance, counted in edges of any
+    kind from the unit's province whatever the unit's type; at equal distance fleets first,
+    then by province code, compared in lower case character by character (as godip compares
+    its lower-case province ids). A unit from which no home centre can be reached counts as
+    farthest."""
+    homes = set(m.home_centers(power))
+    provinces = m.provinces
+    ranked = sorted(
+        ((p, u) for p, u in units.items() if u.power == power),
+        key=lambda pu: (-_distance(m, pu[0], homes, False), pu[1].type is not FLEET,
+                        provinces[pu[0]].code.lower()),
     )
     return [p for p, _ in ranked[:count]]
 

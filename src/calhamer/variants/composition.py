@@ -21,7 +21,9 @@ A variant file (TOML, :func:`load_variant_file`) gives the same, with a title::
 Modules are combined in one fixed order whatever order they are listed in (:data:`MODULES`),
 so that one set of modules is one variant. A spec with no module is the standard rules on its
 board, written ``board+standard`` (how a board of one's own is played: ``docs/maps.md``); the
-default edition is written as none. Pairs that cannot be played together, an edition named
+default edition is written as none. Besides the modules' options, every variant takes the
+flat variant options (``Variant.variant_options``: ``civil_disorder``), with or without
+modules. Pairs that cannot be played together, an edition named
 with a module that reads none (:data:`REFUSES_EDITION`), options no module takes, bad option
 values and boards without what a module needs are refused with the reason.
 """
@@ -193,19 +195,26 @@ def spec_of(variant: Variant) -> VariantSpec | None:
             value = getattr(cls, option)
             if value != getattr(module, option):
                 options[option] = sorted(value) if isinstance(value, frozenset) else value
+    for option in Variant.variant_options:  # the flat options every variant takes
+        if getattr(cls, option) != getattr(Variant, option):
+            options[option] = getattr(cls, option)
     rules = None if cls.default_rules == Variant.default_rules else cls.default_rules
     return VariantSpec.of(cls.map_name, [m.module_name for m in cls.modules], options, rules)
 
 
 def _checked_options(modules: Sequence[type[RuleModule]],
                      options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options as class attributes, each checked against the module that takes it."""
+    """The options as class attributes, each checked against the module that takes it (or
+    as a flat variant option, which every variant takes: ``Variant.variant_options``)."""
     known = {name: module for module in modules for name in module.options}
     out: dict[str, Any] = {}
     for name, value in options.items():
+        if name in Variant.variant_options:
+            out[name] = Variant.variant_option_value(name, value)
+            continue
         module = known.get(name)
         if module is None:
-            takes = ", ".join(sorted(known)) or "none"
+            takes = ", ".join(sorted([*known, *Variant.variant_options]))
             raise CalhamerError(f"no module of this variant takes the option {name!r} "
                                 f"(the options are: {takes})")
         out[name] = module.option_value(name, value)
@@ -238,7 +247,7 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
 
     modules = [find_module(m) for m in spec.modules]
     if not modules and spec.board == Variant.map_name and spec.rules in (
-            None, Variant.default_rules):
+            None, Variant.default_rules) and not spec.options:
         return _standard(presets)
     try:
         board = load_map(spec.board)

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
+from typing import ClassVar
 
 from calhamer.map import ARMY, Location, Map, ProvinceId
 from calhamer.notation import Notation, ParsedOrder
@@ -214,6 +216,21 @@ class Fog(RuleModule):
         state=KriegsplomacyState,  # the spies whose retreat news is still to come
     )
     blocked_retreat_fails = True
+    options = MappingProxyType({
+        "convoy_origin_closed": "a unit dislodged by a convoyed army may not retreat to the "
+                                "province the army came from (rule 3.6); false: the rule "
+                                "edition decides (DATC 4.A.5)",
+    })
+    convoy_origin_closed: ClassVar[bool] = True
+
+    def phase_rules(self, rules: Rules) -> Rules:
+        """Rule 3.6 closes the province an attacker came from to the unit it dislodged, by
+        land or by convoy (the DATC's preference 4.A.5 opens it after a convoy), unless the
+        variant sets ``convoy_origin_closed = false``."""
+        rules = super().phase_rules(rules)
+        if self.convoy_origin_closed and rules.retreat_to_convoying_attacker_origin:
+            return rules.with_options(retreat_to_convoying_attacker_origin=False)
+        return rules
 
     # -- orders ------------------------------------------------------------------------------------
 
@@ -265,17 +282,15 @@ class FlexibleBuilds(RuleModule):
     module_title = "Builds in any owned centre"
 
     def phase_rules(self, rules: Rules) -> Rules:
-        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any edition."""
+        """Rule 2.2 (build in any owned, vacant centre) and 2.3 (civil disorder) in any
+        edition; a variant's own ``civil_disorder`` option, if it sets one, decides instead
+        of rule 2.3."""
         rules = super().phase_rules(rules)
-        if (
-            not rules.builds_in_home_centres_only
-            and rules.civil_disorder is DisorderDistance.OWNED_CENTRE_ANY_ROUTE
-        ):
+        disorder = (DisorderDistance.OWNED_CENTRE_ANY_ROUTE if self.civil_disorder is None
+                    else rules.civil_disorder)
+        if not rules.builds_in_home_centres_only and rules.civil_disorder is disorder:
             return rules
-        return rules.with_options(
-            builds_in_home_centres_only=False,
-            civil_disorder=DisorderDistance.OWNED_CENTRE_ANY_ROUTE,
-        )
+        return rules.with_options(builds_in_home_centres_only=False, civil_disorder=disorder)
 
 
 class Kriegsplomacy(Fog, FlexibleBuilds):

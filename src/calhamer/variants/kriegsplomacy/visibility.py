@@ -82,6 +82,8 @@ def movement_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) 
     # What a variant's facts add (a board of stacks: battles, dice, the Small Powers).
     notes += getattr(facts, "notes", lambda power: [])(power)
     dislodged = tuple(d for d in outcome.dislodged if gm or d.unit.power == power)
+    # Units destroyed at once (a module's neutrals), told as a dislodgement is: to their owner.
+    destroyed = tuple(u for u in outcome.destroyed_units() if gm or u.power == power)
     return PowerView(
         power,
         _known(policy, before, power),
@@ -90,6 +92,7 @@ def movement_view(policy: Visibility, outcome: PhaseOutcome, power: str | None) 
         dislodged,
         tuple(notes),
         complete=gm,
+        destroyed=destroyed,
     )
 
 

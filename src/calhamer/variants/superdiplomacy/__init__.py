@@ -45,6 +45,7 @@ from calhamer.orders import AnyOrder
 from calhamer.position import Dislodged, Position, Unit
 from calhamer.reporter import Reporter
 from calhamer.results import PhaseOutcome
+from calhamer.rules import Rules
 from calhamer.variant import Layers, RuleModule
 from calhamer.views import Note, PowerView, Visibility, full_view
 
@@ -172,6 +173,15 @@ class Stacks(RuleModule):
             {**position.extra, "seed": seed, "seed_hash": dice.commitment(seed)}))
 
     # -- phases ---------------------------------------------------------------------------------
+
+    def phase_rules(self, rules: Rules) -> Rules:
+        """Section 6: a convoyed attacker's origin stays open to the force it dislodged,
+        whatever the edition; a module over this one may close it (fog, Kriegsplomacy 3.6).
+        The stacks read no other option of the edition."""
+        rules = super().phase_rules(rules)
+        if rules.retreat_to_convoying_attacker_origin:
+            return rules
+        return rules.with_options(retreat_to_convoying_attacker_origin=True)
 
     def retreat_choices(self, position: Position, entry: Dislodged) -> list[Location]:
         return retreat_choices(position, entry)

@@ -52,11 +52,15 @@ class _Board(_Battles):
 
     def __init__(self, position: Position, intake: Intake,
                  unit_orders: Callable[[Mapping[ProvinceId, Order]],
-                                       Mapping[str, Iterable[Any]]] | None = None) -> None:
+                                       Mapping[str, Iterable[Any]]] | None = None,
+                 *, convoy_origin_open: bool = True) -> None:
         """The players' orders read from ``intake``; then, if ``unit_orders`` is given, the
         orders of the units no player commands (a DP variant's bought orders for the Small
-        Powers), asked with the players' legal orders by sector."""
+        Powers), asked with the players' legal orders by sector. ``convoy_origin_open``: a
+        force dislodged by a convoyed attacker may retreat to the sector it set out from
+        (section 6; fog of war closes it, Kriegsplomacy rule 3.6)."""
         self.position = position
+        self.convoy_origin_open = convoy_origin_open
         self.m = m = position.map
         self.intake = intake
         self.groups: list[_Group] = []
@@ -366,7 +370,8 @@ class _Board(_Battles):
                         for f in forces))
         )
         blocked = {
-            t: frozenset(g.sector for g in force.groups if g.size and not g.convoyed)
+            t: frozenset(g.sector for g in force.groups
+                         if g.size and not (g.convoyed and self.convoy_origin_open))
             for t, (_, force) in dislodged.items()
         }
         return _Settled(stacks, dislodged, contested, blocked)

@@ -38,7 +38,8 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Any], rules: Ru
     # Units no player commands take the orders the variant gives them (bought with DP), asked
     # with the players' legal orders; without such a rule the Small Powers hold.
     board = _Board(position, intake,
-                   lambda given: variant.unit_orders(position, given, rules))
+                   lambda given: variant.unit_orders(position, given, rules),
+                   convoy_origin_open=rules.retreat_to_convoying_attacker_origin)
     seed = position.extra.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise TypeError(f"the dice seed must be text, not {seed!r}")

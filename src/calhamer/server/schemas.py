@@ -10,6 +10,7 @@ guess to make). Error answers have the shapes of :class:`ErrorOut` and
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -17,11 +18,13 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     PlainSerializer,
+    PlainValidator,
     StrictBool,
-    StrictFloat,
-    StrictInt,
+    Tag,
+    WithJsonSchema,
 )
 
 from calhamer.documents.phase import PhaseDocument, ViewResultEntry
@@ -36,7 +39,14 @@ def _no_nul(value: str) -> str:
 Text = Annotated[str, AfterValidator(_no_nul)]
 Name = Annotated[str, Field(max_length=60), AfterValidator(_no_nul)]
 OrderLine = Annotated[str, Field(max_length=500), AfterValidator(_no_nul)]
-Minutes = Annotated[int, Field(ge=0, le=60 * 24 * 60)]  # up to 60 days; 0: no deadline
+# Numbers that reach the database are bounded here, so that none overflows a column (or a
+# date) and each refusal is a 422 naming the field.
+MAX_MINUTES = 60 * 24 * 60  # a phase's deadline, or one extension: up to 60 days
+LONGEST_WAIT_MINUTES = 366 * 24 * 60  # a deadline (paused or not) is at most a year away
+MAX_DP = 1_000_000  # a bid's amount: far above any allotment, far below any overflow
+MAX_ID = 2**31 - 1  # the largest id an integer column holds
+
+Minutes = Annotated[int, Field(ge=0, le=MAX_MINUTES)]  # 0: no deadline
 
 
 def _utc(value: datetime | None) -> str | None:
@@ -217,15 +227,36 @@ class PhaseResultOut(BaseModel):
 # -- bids (DP variants) --------------------------------------------------------------------------
 
 
+def _dp(value: object) -> int | float:
+    """A bid's amount: a JSON number (not a string, not true or false), finite, from 0 to
+    ``MAX_DP``. Whole numbers count; any other amount makes the bid void (the bid rule says
+    so), but NaN, infinities and huge numbers are refused here: no column or sum takes them."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("dp must be a number of Diplomacy Points, like 3")
+    if not math.isfinite(value) or not 0 <= value <= MAX_DP:
+        raise ValueError(f"dp must be a finite number from 0 to {MAX_DP}")
+    return value
+
+
+DPAmount = Annotated[int | float, PlainValidator(_dp), WithJsonSchema(
+    {"type": "number", "minimum": 0, "maximum": MAX_DP,
+     "description": "Diplomacy Points: whole numbers count, any other amount makes the bid "
+                    "void; NaN and infinities are refused."})]
+
+
 class BidItem(In):
     """One bid as an object: the order bought for a neutral unit and the DP given for it."""
 
     order: OrderLine
-    dp: StrictInt | StrictFloat  # whole numbers count; any other amount makes the bid void
+    dp: DPAmount
 
 
-# A bid as a line of the players' notation (``3 DP: A Bel S A Par - Bur``) or as an object.
-BidIn = OrderLine | BidItem
+# A bid as a line of the players' notation (``3 DP: A Bel S A Par - Bur``) or as an object;
+# told apart by their JSON type, so that a problem is reported for the one it is.
+BidIn = Annotated[
+    Annotated[OrderLine, Tag("line")] | Annotated[BidItem, Tag("object")],
+    Discriminator(lambda v: "line" if isinstance(v, str) else "object"),
+]
 
 
 class BidsIn(In):
@@ -305,7 +336,7 @@ class ThreadOut(BaseModel):
 
 class ReadIn(In):
     thread: Annotated[str, Field(min_length=1, max_length=200)]
-    last: Annotated[int, Field(ge=1, description="the id of the last message read")]
+    last: Annotated[int, Field(ge=1, le=MAX_ID, description="the id of the last message read")]
 
 
 # -- the gamemaster -------------------------------------------------------------------------------
@@ -321,8 +352,9 @@ class ControlIn(In):
         "not read it.",
     )] = None
     minutes: Annotated[int | None, Field(
-        ge=1, le=60 * 24 * 60,
-        description="For `extend`: by how many minutes (the phase must have a deadline).",
+        ge=1, le=MAX_MINUTES,
+        description="For `extend`: by how many minutes (the phase must have a deadline, and "
+        "it may end at most 366 days from now: 409 otherwise).",
     )] = None
 
 

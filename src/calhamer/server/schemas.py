@@ -190,6 +190,14 @@ class OrdersOut(BaseModel):
     saved_at: UtcTime
 
 
+class SeatChangeOut(BaseModel):
+    """A seat changing hands, as every player of the game is told: a power taken (the
+    gamemaster named as such), or freed by the gamemaster."""
+
+    at: UtcTime
+    text: str  # "Bob took France", "France was freed by the gamemaster (Bob left); ..."
+
+
 class GameNowOut(BaseModel):
     """What a player (or the gamemaster) sees of the game now."""
 
@@ -198,6 +206,7 @@ class GameNowOut(BaseModel):
     position: PhaseDocument
     orders: dict[str, OrdersOut]  # the orders you may read for the current phase
     last_phase: str | None  # the latest adjudicated phase, if any
+    seat_changes: list[SeatChangeOut]  # every change of hands so far, oldest first
 
 
 # -- phases ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from schema_check import undeclared
 
 from calhamer.server.app import create_app
 from calhamer.server.routes import ROUTERS
@@ -224,10 +225,13 @@ def test_game_routes_as_every_role(world, route):
     method, path = route
     allowed, body = RULES[route]
     body = body(judge) if callable(body) else body
+    openapi = judge.client.get("/openapi.json").json()
     for role in ROLES:
         caller = callers[role]
         gid = caller.game_id or judge.game["id"]
         real = caller.call(method, concrete(path, gid), body)
+        if path.startswith("/api"):  # an error answer is one the schema declares
+            assert undeclared(openapi, method, path, real) is None, (role, real.text)
         if role in allowed:
             assert real.status_code < 400, (role, real.status_code, real.text)
             continue

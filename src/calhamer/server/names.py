@@ -16,6 +16,7 @@ format characters, no control characters, one space between words, and a length 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # -- variant names -----------------------------------------------------------------------------
 
@@ -53,3 +54,50 @@ def variant_name_problem(text: str) -> str | None:
     if board in available_maps():
         return None
     return f"{name!r} is not a variant name: {accepted_variants()}"
+
+
+# -- names people choose -----------------------------------------------------------------------
+
+# Refused outright (the schema's pattern says so too): NUL, and the bidirectional controls,
+# which reorder what follows them on the page (U+202E shows "Bob\u202eecnarF" as "BobFrance").
+_REFUSED = "\x00\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+NAME_PATTERN = f"^[^{_REFUSED.encode('unicode_escape').decode('ascii')}]*$"
+_BIDI = re.compile(f"[{_REFUSED[1:]}]")
+_KEPT_JOINERS = "\u200c\u200d"  # ZWNJ, ZWJ: part of how some scripts and emoji are written
+_MAX_MARKS = 4  # combining marks on one letter: more only stacks ink over the page
+
+
+def clean_name(text: str, *, limit: int, what: str = "a name", required: bool = True) -> str:
+    """A name as it is stored and shown: NFC; invisible format characters (zero-width spaces,
+    word joiners, byte-order marks, ...) and control characters removed, ZWJ and ZWNJ kept
+    between two letters of a script that needs them; every run of white space one space; no
+    space at either end. ValueError, saying why, for NUL, a bidirectional control, more than
+    ``_MAX_MARKS`` combining marks on one letter, more than ``limit`` characters, or (when
+    ``required``) nothing visible at all."""
+    if "\x00" in text:
+        raise ValueError("text may not contain NUL characters")
+    found = _BIDI.search(text)
+    if found:
+        raise ValueError(f"{what} may not contain U+{ord(found[0]):04X}, a control of the "
+                         "writing direction (it would turn the text after it around)")
+    text = unicodedata.normalize("NFC", text)
+    kept = []
+    for i, char in enumerate(text):
+        kind = unicodedata.category(char)
+        if char in _KEPT_JOINERS:
+            if 0 < i < len(text) - 1 and not text[i - 1].isascii() and not text[i + 1].isascii():
+                kept.append(char)
+        elif kind == "Cc" and char.isspace():
+            kept.append(" ")
+        elif kind not in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            kept.append(char)
+    name = " ".join("".join(kept).split())
+    if re.search(f"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+                 f"{{{_MAX_MARKS + 1},}}", name):
+        raise ValueError(f"{what} may have at most {_MAX_MARKS} accents on one letter")
+    if len(name) > limit:
+        raise ValueError(f"{what} may be at most {limit} characters long")
+    if required and not name:
+        raise ValueError(f"{what} is empty once invisible characters are left out; write "
+                         "at least one letter")
+    return name

@@ -2,7 +2,9 @@
 
 Every API route declares its ``response_model``, so a field leaves the server only if the
 public model names it (invitation tokens are only in :class:`GameGMOut`, which only the
-gamemaster gets). Incoming text is bounded and may not hold NUL characters, and a yes/no
+gamemaster gets). Incoming text is bounded and may not hold NUL characters (each text field's
+schema says so with a pattern), names people choose are normalised, numbers are bounded so
+that each fits its column, and a yes/no
 field takes only ``true`` or ``false`` (``"yes"`` or ``1`` is a mistake to report, not a
 guess to make). Error answers have the shapes of :class:`ErrorOut` and
 :class:`ValidationErrorOut` (declared for each route by ``app.py``).
@@ -28,6 +30,7 @@ from pydantic import (
 )
 
 from calhamer.documents.phase import PhaseDocument, ViewResultEntry
+from calhamer.server.names import NAME_PATTERN, clean_name
 
 
 def _no_nul(value: str) -> str:
@@ -36,9 +39,30 @@ def _no_nul(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_no_nul)]
-Name = Annotated[str, Field(max_length=60), AfterValidator(_no_nul)]
-OrderLine = Annotated[str, Field(max_length=500), AfterValidator(_no_nul)]
+# The no-NUL rule, as the schema states it (a pattern) and as the server checks it (the
+# validator, for a plainer message than a pattern's): every text of every request has both.
+NO_NUL = "^[^\\x00]*$"
+_NoNul = Field(json_schema_extra={"pattern": NO_NUL})
+
+OrderLine = Annotated[str, Field(max_length=500), _NoNul, AfterValidator(_no_nul)]
+PhaseCode = Annotated[str, Field(max_length=12), _NoNul, AfterValidator(_no_nul)]
+
+
+def _display_name(value: str) -> str:
+    return clean_name(value, limit=60, what="a display name")
+
+
+def _game_name(value: str) -> str:
+    return clean_name(value, limit=80, what="a game's name", required=False)
+
+
+# Names people choose, shown to the others (``names.clean_name``): NFC, invisible characters
+# left out, one space between words; NUL and the controls of the writing direction refused
+# (the schema's pattern names those).
+Name = Annotated[str, Field(max_length=60, json_schema_extra={"pattern": NAME_PATTERN}),
+                 AfterValidator(_display_name)]
+GameName = Annotated[str, Field(max_length=80, json_schema_extra={"pattern": NAME_PATTERN}),
+                     AfterValidator(_game_name)]
 # Numbers that reach the database are bounded here, so that none overflows a column (or a
 # date) and each refusal is a 422 naming the field.
 MAX_MINUTES = 60 * 24 * 60  # a phase's deadline, or one extension: up to 60 days
@@ -65,13 +89,14 @@ class In(BaseModel):
 
 class SignupIn(In):
     username: Annotated[str, Field(min_length=2, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
-    password: Annotated[str, Field(min_length=8, max_length=200), AfterValidator(_no_nul)]
+    password: Annotated[str, Field(min_length=8, max_length=200), _NoNul,
+                        AfterValidator(_no_nul)]
     display_name: Name | None = None
 
 
 class LoginIn(In):
-    username: Annotated[str, Field(max_length=40), AfterValidator(_no_nul)]
-    password: Annotated[str, Field(max_length=200), AfterValidator(_no_nul)]
+    username: Annotated[str, Field(max_length=40), _NoNul, AfterValidator(_no_nul)]
+    password: Annotated[str, Field(max_length=200), _NoNul, AfterValidator(_no_nul)]
 
 
 class UserOut(BaseModel):
@@ -99,9 +124,9 @@ class Deadlines(BaseModel):
 
 
 class GameIn(In):
-    name: Annotated[str, Field(max_length=80), AfterValidator(_no_nul)] = ""
-    variant: Annotated[str, Field(max_length=200)] = "standard"
-    rules: Annotated[str | None, Field(max_length=20)] = None
+    name: GameName = ""
+    variant: Annotated[str, Field(max_length=200), _NoNul, AfterValidator(_no_nul)] = "standard"
+    rules: Annotated[str, Field(max_length=20), _NoNul, AfterValidator(_no_nul)] | None = None
     press: Literal["none", "public", "full"] = "full"
     deadlines: Deadlines = Deadlines()
     # List the game in the lobby, where anyone may take a free power.
@@ -146,7 +171,7 @@ class GameGMOut(GameOut):
 
 
 class JoinIn(In):
-    invite: Annotated[str, Field(max_length=64)]
+    invite: Annotated[str, Field(max_length=64), _NoNul, AfterValidator(_no_nul)]
     name: Name | None = None
 
 
@@ -171,13 +196,13 @@ class OrderCheckOut(BaseModel):
 
 
 class OrdersIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     orders: Annotated[list[OrderLine], Field(max_length=200)]
     ready: StrictBool | None = None  # None: the ready mark stays as it was
 
 
 class ReadyIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     ready: StrictBool = True
 
 
@@ -269,7 +294,7 @@ BidIn = Annotated[
 
 
 class BidsIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     bids: Annotated[list[BidIn], Field(max_length=200)]
 
 
@@ -319,8 +344,9 @@ class TallyOut(BaseModel):
 
 
 class MessageIn(In):
-    to: Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=40)] = []
-    body: Annotated[str, Field(min_length=1, max_length=5000), AfterValidator(_no_nul)]
+    to: Annotated[list[Annotated[str, Field(max_length=20), _NoNul, AfterValidator(_no_nul)]],
+                  Field(max_length=40)] = []
+    body: Annotated[str, Field(min_length=1, max_length=5000), _NoNul, AfterValidator(_no_nul)]
 
 
 class MessageOut(BaseModel):
@@ -344,7 +370,7 @@ class ThreadOut(BaseModel):
 
 
 class ReadIn(In):
-    thread: Annotated[str, Field(min_length=1, max_length=200)]
+    thread: Annotated[str, Field(min_length=1, max_length=200), _NoNul, AfterValidator(_no_nul)]
     last: Annotated[int, Field(ge=1, le=MAX_ID, description="the id of the last message read")]
 
 
@@ -353,8 +379,7 @@ class ReadIn(In):
 
 class ControlIn(In):
     action: Literal["pause", "resume", "extend", "process", "end"]
-    phase: Annotated[str | None, Field(
-        max_length=12,
+    phase: Annotated[PhaseCode | None, Field(
         description="The phase the action is meant for, which must be the phase being played "
         "(409 otherwise: it has been adjudicated meanwhile). Required for `process` and "
         "`extend`, which act on one phase; `pause`, `resume` and `end` act on the game and do "

@@ -29,6 +29,7 @@ from calhamer.server.deps import (
     SignerDep,
 )
 from calhamer.server.models import GameRow, Message, PhaseRow, User
+from calhamer.server.names import clean_name
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes import live
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
@@ -212,7 +213,11 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
                           "adjustment": adjustment or 0},
             "listed": bool(listed),
         })
-        gm_name = gm_name.strip()[:60].replace("\x00", "")
+        if page.user is None:
+            try:
+                gm_name = clean_name(gm_name[:200], limit=60, what="your name", required=False)
+            except ValueError as exc:
+                raise Invalid(str(exc)) from None
         user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
         game = _create(session, user, body, now)
     except (ValidationError, Invalid) as exc:

@@ -179,3 +179,22 @@ def test_issue27_4_the_game_page_lists_the_seat_changes(app):
     assert 'id="seat-changes"' in page
     notes = page.split('id="seat-changes"', 1)[1].split("</section>", 1)[0]
     assert "Bob" in notes and "France" in notes and "freed" in notes and "Carol" in notes
+
+
+def test_issue27_4_a_seat_taken_before_the_log_said_so_is_known_when_freed(judge):
+    """A gamemaster seated before the judge logged it (the log has only a plain "joined"
+    entry) and freeing the seat now: freeing it is logged too, and is enough."""
+    from sqlalchemy import update
+
+    from calhamer.server.models import Event
+
+    gm, _germany, _italy = _dp_game_with_secrets(judge)
+    gid = judge.game["id"]
+    with judge.database.transaction() as session:
+        session.execute(update(Event).where(Event.game_id == gid, Event.kind == "gm-joined")
+                        .values(kind="joined"))
+    r = judge.client.post(f"/api/games/{gid}/seats/FRANCE/replace", headers=gm.headers)
+    assert r.status_code == 200
+    assert _secrets_in(_everything(judge, gm)) == []
+    view = judge.client.get(f"/api/games/{gid}", headers=gm.headers).json()
+    assert "who held it" in view["seat_changes"][-1]["text"]

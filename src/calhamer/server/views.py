@@ -15,7 +15,8 @@ read everything the judge knows: the gamemaster, unless they have taken a seat t
 (hosts often play); a seated gamemaster is told exactly what a player of their power is told
 until the game is over. Every decision about what to show asks ``sees_all``, never ``is_gm``.
 
-Having held a seat is for good (:attr:`Viewer.played`, the game log's ``gm-joined`` entry):
+Having held a seat is for good (:attr:`Viewer.played`, the game log's ``gm-joined`` and
+``gm-left`` entries):
 a gamemaster who frees their own seat, or is between two seats, is told what every player
 of the game is told and no power's own part, until the game is over; otherwise freeing the
 seat for a moment would open every secret and taking it back would keep what was read.
@@ -39,9 +40,10 @@ from calhamer.variants import find_variant
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what services.games.create_game makes
 
-# The game-log entry of the gamemaster taking a seat (services.seats.join): once there, the
-# gamemaster no longer sees all until the game is over.
-GM_SEATED = "gm-joined"
+# The game-log entries of the gamemaster taking a seat (services.seats.join) and freeing
+# their own (replace_player): after either, the gamemaster no longer sees all until the game
+# is over. (A seat taken before the first was logged is known by the second.)
+GM_SEATED, GM_LEFT = "gm-joined", "gm-left"
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class Viewer:
 
 
 # Whether the game's gamemaster has taken a seat in it: a column of the queries below.
-_PLAYED = (exists().where(Event.game_id == GameRow.id, Event.kind == GM_SEATED)
+_PLAYED = (exists().where(Event.game_id == GameRow.id, Event.kind.in_((GM_SEATED, GM_LEFT)))
            .correlate(GameRow).label("played"))
 
 # One query, built once: the game and the user's seat in it (the other seats are read when

@@ -396,8 +396,8 @@ def events_of(session: Session, game: GameRow) -> list[Event]:
 
 # What the game log may tell a gamemaster who plays a power: the game's public life and their
 # own actions. Any other kind (a new one included) is left out until the game is over.
-PUBLIC_EVENTS = frozenset({"created", "joined", "gm-joined", "replaced", "paused", "resumed",
-                           "extended", "process", "ended", "adjudicated"})
+PUBLIC_EVENTS = frozenset({"created", "joined", "gm-joined", "replaced", "gm-left", "paused",
+                           "resumed", "extended", "process", "ended", "adjudicated"})
 
 
 def visible_events(session: Session, viewer: Viewer) -> list[Event]:

@@ -21,10 +21,10 @@ from sqlalchemy.orm import Session, object_session
 from calhamer.server.models import BidSet, Event, GameRow, Message, OrderSet, PhaseRow, Seat, User
 from calhamer.server.services.common import Conflict, NotFound, hides, position_of
 from calhamer.server.services.games import current_phase, lock_for_gm, lock_game, log, new_token
-from calhamer.server.views import GM_SEATED, Viewer
+from calhamer.server.views import GM_LEFT, GM_SEATED, Viewer
 
 JOINED, REPLACED = "joined", "replaced"  # the game log's other seat entries
-SEAT_EVENTS = (JOINED, GM_SEATED, REPLACED)
+SEAT_EVENTS = (JOINED, GM_SEATED, REPLACED, GM_LEFT)
 _GM_SENDER = "GM"  # press.GM, the gamemaster's messages (press depends on this module)
 
 
@@ -106,7 +106,7 @@ def _power_name(session: Session, game: GameRow, power: str) -> str:
 def _ensure_gm_may_play(session: Session, game: GameRow, power_name: str) -> None:
     """Refuse the gamemaster a seat once they may have read what its player may not."""
     played = session.scalar(select(exists().where(Event.game_id == game.id,
-                                                  Event.kind == GM_SEATED)))
+                                                  Event.kind.in_((GM_SEATED, GM_LEFT)))))
     if played:
         return  # they have been shown a player's part ever since they first sat down
     hidden = hidden_so_far(session, game)
@@ -150,15 +150,20 @@ def replace_player(session: Session, *, viewer: Viewer, power: str, now: datetim
     found = position_of(current_phase(session, game)).map.find_power(power)
     seat = seat_of(game, found or power.upper())
     name = _power_name(session, game, seat.power)
-    if seat.user is not None:
+    kind = REPLACED
+    if seat.user is None:
+        told = f"the gamemaster made a new invitation for {name} (nobody held it)"
+    elif seat.user_id == game.gm_id:
+        kind = GM_LEFT  # they have played: Viewer.played, whenever they sat down
+        told = (f"{name} was freed by the gamemaster, who held it ({seat.user.display_name} "
+                "left); a new invitation was made")
+    else:
         told = (f"{name} was freed by the gamemaster ({seat.user.display_name} left); a new "
                 "invitation was made")
-    else:
-        told = f"the gamemaster made a new invitation for {name} (nobody held it)"
     seat.user_id = None
     seat.joined_at = None
     seat.invite_token = new_token()
-    log(session, game.id, now, REPLACED, told)
+    log(session, game.id, now, kind, told)
     session.flush()
     session.refresh(seat)
     return seat

@@ -1,8 +1,10 @@
 """Authority: every route tried as every role; hidden answers exactly like nonexistent.
 
 Roles: the gamemaster, player A (France), player B (Germany), an outsider with an account,
-and an anonymous caller. Every route of the app must appear in ``RULES`` below, so a new
-route cannot ship without saying who may use it.
+an anonymous caller, and the same gamemaster in two games of their own: one where they play
+England (``seated_gm``), one where they played England and freed the seat (``freed_gm``).
+Every route of the app must appear in ``RULES`` below, so a new route cannot ship without
+saying who may use it.
 """
 
 from __future__ import annotations
@@ -12,18 +14,20 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from schema_check import undeclared
 
 from calhamer.server.app import create_app
 from calhamer.server.routes import ROUTERS
 from calhamer.server.security import COOKIE, SessionData
 from conftest import Clock, Judge, empty_tables, make_settings
 
-ROLES = ("gm", "a", "b", "outsider", "anonymous")
-MEMBERS = {"gm", "a", "b"}
-PLAYERS = {"a", "b"}
-GM = {"gm"}
+ROLES = ("gm", "a", "b", "outsider", "anonymous", "seated_gm", "freed_gm")
+MEMBERS = {"gm", "a", "b", "seated_gm", "freed_gm"}
+PLAYERS = {"a", "b", "seated_gm"}
+GM = {"gm", "seated_gm", "freed_gm"}  # the controls
+SEES_ALL = {"gm"}  # the tally: a gamemaster who plays, or has played, is told none
 EVERYONE = set(ROLES)
-LOGGED_IN = {"gm", "a", "b", "outsider"}
+LOGGED_IN = {"gm", "a", "b", "outsider", "seated_gm", "freed_gm"}
 IN_THREAD = {"gm", "a"}  # the gamemaster's conversation with France (see ``world``)
 
 
@@ -69,7 +73,7 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/api/games/{game_id}/bids"): (MEMBERS, None),
     ("PUT", "/api/games/{game_id}/bids"): (PLAYERS, {"phase": "F1901M",
                                                      "bids": ["1 DP: A Bel H"]}),
-    ("GET", "/api/games/{game_id}/phases/{code}/tally"): (GM, None),
+    ("GET", "/api/games/{game_id}/phases/{code}/tally"): (SEES_ALL, None),
     ("GET", "/api/games/{game_id}/picture"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/phases/{code}/picture"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/messages"): (MEMBERS, None),
@@ -134,9 +138,11 @@ def test_every_route_has_a_rule(world):
 class Caller:
     """One role: bearer token for the API, a signed cookie and its CSRF token for pages."""
 
-    def __init__(self, app, user_id: int | None, token: str | None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, app, user_id: int | None, token: str | None,  # type: ignore[no-untyped-def]
+                 game_id: str | None = None) -> None:
         self.client = TestClient(app, follow_redirects=False)
         self.token = token
+        self.game_id = game_id  # the game this role calls (None: the module's game)
         self.csrf = "csrf-" + str(user_id)
         if user_id is not None:
             cookie = app.state.signer.cookie(SessionData(user_id, 0, self.csrf))
@@ -177,7 +183,13 @@ def world(database, database_url):  # type: ignore[no-untyped-def]
         judge.orders(a, ["A Bur - Mar"], phase="F1901M")
         client.post(f"/api/games/{judge.game['id']}/messages",
                     json={"to": ["FRANCE"], "body": "private to France"}, headers=gm.headers)
+        main = judge.game
+        own = {role: _gamemasters_own_game(judge, gm, freed=role == "freed_gm")
+               for role in ("seated_gm", "freed_gm")}
+        judge.game = main
         callers = {
+            "seated_gm": Caller(app, gm.user_id, gm.token, own["seated_gm"]),
+            "freed_gm": Caller(app, gm.user_id, gm.token, own["freed_gm"]),
             "gm": Caller(app, gm.user_id, gm.token),
             "a": Caller(app, a.user_id, a.token),
             "b": Caller(app, b.user_id, b.token),
@@ -185,6 +197,21 @@ def world(database, database_url):  # type: ignore[no-untyped-def]
             "anonymous": Caller(app, None, None),
         }
         yield judge, callers
+
+
+def _gamemasters_own_game(judge, gm, *, freed: bool) -> str:  # type: ignore[no-untyped-def]
+    """A DP game of ``gm``'s in which they took England (and, with ``freed``, freed the seat
+    again), played on to F1901M like the module's game."""
+    game = judge.new_game(gm, variant="standard-dp")
+    r = judge.client.post("/api/join", json={"invite": judge.invite("ENGLAND")},
+                          headers=gm.headers)
+    assert r.status_code == 200, r.text
+    if freed:
+        r = judge.client.post(f"/api/games/{game['id']}/seats/ENGLAND/replace",
+                              headers=gm.headers)
+        assert r.status_code == 200, r.text
+    judge.process_now(gm, game["id"])
+    return str(game["id"])
 
 
 def concrete(path: str, game_id: str) -> str:
@@ -198,10 +225,13 @@ def test_game_routes_as_every_role(world, route):
     method, path = route
     allowed, body = RULES[route]
     body = body(judge) if callable(body) else body
-    gid = judge.game["id"]
+    openapi = judge.client.get("/openapi.json").json()
     for role in ROLES:
         caller = callers[role]
+        gid = caller.game_id or judge.game["id"]
         real = caller.call(method, concrete(path, gid), body)
+        if path.startswith("/api"):  # an error answer is one the schema declares
+            assert undeclared(openapi, method, path, real) is None, (role, real.text)
         if role in allowed:
             assert real.status_code < 400, (role, real.status_code, real.text)
             continue

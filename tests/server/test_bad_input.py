@@ -99,7 +99,8 @@ def test_unknown_games_are_404(judge):
         assert r.status_code == 404 and r.json() == {"detail": "not found"}, path
     for invite in ("not-a-real-invitation", "\x00", "a b", "é" * 10):
         r = judge.client.post("/api/join", json={"invite": invite})
-        assert r.status_code == 404, invite
+        # NUL breaks the schema's no-NUL rule for every text: 422, as the schema says
+        assert r.status_code == (422 if "\x00" in invite else 404), invite
         assert judge.client.get("/join/" + quote(invite)).status_code == 404
     r = judge.client.get("/api/no/such/route", headers=gm.headers)
     assert r.status_code == 404 and r.json() == {"detail": "not found"}
@@ -193,10 +194,18 @@ def test_any_order_text_gets_an_answer(game, lines):
 
 
 def test_no_route_answers_500_to_junk(game):
+    """Junk bodies and a method no path takes: never a 500, and (issue 27, finding 7) every
+    error answer of the API as its OpenAPI schema declares it."""
+    from schema_check import undeclared
     from test_authority import RULES
 
     judge, gm, france, _germany, gid = game
-    junk_bodies = [b'{"a":', b"\x00\xff", b'{"orders": null, "phase": 7}']
+    openapi = judge.client.get("/openapi.json").json()
+    junk_bodies = [b'{"a":', b"\x00\xff", b'{"orders": null, "phase": 7}',
+                   b'{"phase": "S1901M\\u0000", "orders": ["A Par H\\u0000"], "bids": [],'
+                   b' "name": "\\u202e", "to": ["\\u0000"], "body": "x", "thread": "A",'
+                   b' "last": 99999999999, "invite": "\\u0000", "action": "extend",'
+                   b' "minutes": 99999999, "ready": true}']
     for method, path in RULES:
         if path in ("/logout", "/api/sessions") and method in ("POST", "DELETE"):
             continue  # ending the sessions used below
@@ -207,9 +216,14 @@ def test_no_route_answers_500_to_junk(game):
                 r = judge.client.request(method, url, content=body,
                                          headers={**headers, "content-type": "application/json"})
                 assert r.status_code < 500, (method, url, body, r.status_code, r.text[:200])
+                if path.startswith("/api"):
+                    assert undeclared(openapi, method, path, r) is None, (body, r.text)
         other = "PATCH"
         r = judge.client.request(other, url, headers=france.headers)
         assert r.status_code == 405
+        assert method in r.headers["allow"].split(", ")
+        if path.startswith("/api"):
+            assert undeclared(openapi, other, path, r) is None
 
 
 def test_a_body_it_cannot_read_tells_a_stranger_nothing(game):

@@ -175,10 +175,10 @@ def test_secret_bids_leave_no_trace_in_other_players_answers(dp_game):
     first = judge.game
     second = judge.new_game(gm, variant="standard-dp")
     germany2 = Player("Germany", germany.token, "GERMANY")
+    france2 = judge.join("FRANCE", game=second)  # joined in the same order as the first game's
     r = judge.client.post("/api/join", headers=germany.headers,
                           json={"invite": judge.invite("GERMANY", second)})
     assert r.status_code == 200
-    france2 = judge.join("FRANCE", game=second)
     judge.game = first
     put_bids(judge, france, ["3 DP: A Spa H"])
     judge.orders(france, ["A Par H"], game_id=first["id"])

@@ -77,7 +77,10 @@ class Browser:
 class Worlds:
     """The two games, the same users in each (so names, user ids and CSRF tokens agree)."""
 
-    def __init__(self, judge: Judge, variant: str = "kriegsplomacy") -> None:
+    def __init__(self, judge: Judge, variant: str = "kriegsplomacy", *,
+                 host_played: bool = False) -> None:
+        """With ``host_played`` the gamemaster took Austria's seat in each world and freed it
+        again before the Austrian player joined: a gamemaster who has played."""
         self.judge = judge
         self.gm = judge.user("gm")
         self.players = {p: judge.user(p.lower()) for p in POWERS}
@@ -86,12 +89,25 @@ class Worlds:
             game = judge.new_game(self.gm, variant=variant,
                                   deadlines={"movement": 60, "retreat": 30, "adjustment": 30})
             self.ids[world] = game["id"]
+            if host_played:
+                game = self._host_sits_and_leaves(game)
             for power in POWERS:
                 r = judge.client.post("/api/join", headers=self.players[power].headers,
                                       json={"invite": judge.invite(power, game)})
                 assert r.status_code == 200, r.text
                 self.players[power].power = power
         self.browser = Browser(judge.client.app, self.players[VIEWER].user_id or 0)
+        self.gm_browser = Browser(judge.client.app, self.gm.user_id or 0)
+
+    def _host_sits_and_leaves(self, game: dict[str, Any]) -> dict[str, Any]:
+        client = self.judge.client
+        r = client.post("/api/join", headers=self.gm.headers,
+                        json={"invite": self.judge.invite("AUSTRIA", game)})
+        assert r.status_code == 200, r.text
+        r = client.post(f"/api/games/{game['id']}/seats/AUSTRIA/replace",
+                        headers=self.gm.headers)
+        assert r.status_code == 200, r.text
+        return client.get(f"/api/games/{game['id']}/admin", headers=self.gm.headers).json()
 
     def order(self, world: str, player: Player, phase: str, lines: list[str],
               ready: bool | None = None) -> Any:
@@ -129,15 +145,17 @@ def concrete(path: str, game_id: str, code: str) -> list[str]:
     return paths
 
 
-def answers(worlds: Worlds, world: str, phases: list[str], current: str) -> list[str]:
-    """Everything France gets from every game route, in one world, as comparable text.
+def answers(worlds: Worlds, world: str, phases: list[str], current: str, *,
+            as_gm: bool = False) -> list[str]:
+    """Everything France gets from every game route, in one world, as comparable text (with
+    ``as_gm``: what the gamemaster gets from every route that reads).
 
     Saving orders and ready marks are compared where they happen (``play_phase``); press is
     left out (message ids count messages across games)."""
     gid = worlds.ids[world]
-    headers = worlds.players[VIEWER].headers
+    headers = worlds.gm.headers if as_gm else worlds.players[VIEWER].headers
     api = worlds.judge.client
-    browser = worlds.browser
+    browser = worlds.gm_browser if as_gm else worlds.browser
     out: list[str] = []
     api_bodies: dict[str, Any] = {
         "/orders/check": {"orders": PROBES},
@@ -151,6 +169,8 @@ def answers(worlds: Worlds, world: str, phases: list[str], current: str) -> list
         "/bids": {"phase": current, "bids": "1 DP: A Bel H"},
     }
     for method, path in game_routes():
+        if as_gm and method != "GET" and not path.endswith("/orders/check"):
+            continue  # the gamemaster's controls change the game: not tried here
         for code in [*phases, "S1999M"] if "{code}" in path else [""]:
             for url in concrete(path, gid, code):
                 tail = next((t for t in (*api_bodies, *page_bodies) if url.endswith(t)), None)
@@ -199,12 +219,13 @@ def play_phase(worlds: Worlds, phase: str, france: dict[str, list[str]] = FRANCE
     assert saved["A"] == saved["B"]
 
 
-def compare(worlds: Worlds, phases: list[str], current: str) -> None:
-    a = answers(worlds, "A", phases, current)
-    b = answers(worlds, "B", phases, current)
+def compare(worlds: Worlds, phases: list[str], current: str, *, as_gm: bool = False) -> None:
+    a = answers(worlds, "A", phases, current, as_gm=as_gm)
+    b = answers(worlds, "B", phases, current, as_gm=as_gm)
     assert len(a) == len(b)
+    who = "the gamemaster" if as_gm else "France"
     for left, right in zip(a, b, strict=True):
-        assert left == right, f"France tells the worlds apart:\n{left[:3000]}\n---\n{right[:3000]}"
+        assert left == right, f"{who} tells the worlds apart:\n{left[:3000]}\n---\n{right[:3000]}"
 
 
 @pytest.fixture
@@ -261,6 +282,33 @@ def test_a_player_cannot_tell_the_worlds_apart(worlds: Worlds) -> None:
     gm = {w: worlds.gm_get(w, "/api/games/{id}/phases/F1901M") for w in ("A", "B")}
     assert gm["A"]["report"] != gm["B"]["report"]
     assert "As the players are told it" in gm["A"]["report"]
+
+
+def test_a_gamemaster_who_played_cannot_tell_the_worlds_apart(judge: Judge) -> None:
+    """The gamemaster took Austria's seat and freed it before the game began: until the game
+    is over they are told no power's part, so every route that reads answers them alike in
+    both worlds (and in world A Austria, their old power, is dislodged)."""
+    worlds = Worlds(judge, host_played=True)
+    phases = ["W1900A"]
+    compare(worlds, phases, "W1900A", as_gm=True)
+    for world in ("A", "B"):
+        for power, lines in BUILDS.items():
+            assert worlds.order(world, worlds.players[power], "W1900A", lines).status_code == 200
+        worlds.process(world)
+    for code in ("S1901M", "S1901R", "F1901M"):
+        phases.append(code)
+        play_phase(worlds, code)
+        compare(worlds, phases[-2:], code, as_gm=True)
+        for world in ("A", "B"):
+            worlds.process(world)
+    compare(worlds, [*phases[-1:], "F1901R"], "F1901R", as_gm=True)
+    # the worlds do differ: the gamemaster is told once the game is over
+    for world in ("A", "B"):
+        r = judge.client.post(f"/api/games/{worlds.ids[world]}/control",
+                              json={"action": "end"}, headers=worlds.gm.headers)
+        assert r.status_code == 200
+    truth = {w: worlds.gm_get(w, "/api/games/{id}")["position"] for w in ("A", "B")}
+    assert truth["A"]["units"] != truth["B"]["units"]
 
 
 def test_a_player_sees_only_their_own(worlds: Worlds) -> None:

@@ -239,8 +239,8 @@ def test_the_api_takes_a_composed_variant_and_plays_it(judge, database) -> None:
 def test_the_api_reads_no_file_of_the_servers_disk(judge) -> None:
     gm = judge.user("gm")
     for variant, said in [
-        ("examples/variants/fog-dp.toml", "reads no variant file from its own disk"),
-        ("/etc/x.toml+fog", "not one of the web judge's maps"),
+        ("examples/variants/fog-dp.toml", "uploaded on the new-game form"),
+        ("/etc/x.toml+fog", "is not a variant name"),
         ("standard+stacks+colours", "stacks cannot be played with colours"),
     ]:
         r = judge.client.post("/api/games", json={"variant": variant}, headers=gm.headers)

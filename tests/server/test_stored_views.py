@@ -157,3 +157,36 @@ def test_pictures_drawn_after_the_commit_are_each_players_own(judge: Judge,
         assert views[power]["picture"] == truth[power]
     monkeypatch.setattr(calhamer.server.services.results, "library_game", _no_adjudication)
     assert pictures() == drawn
+
+
+def test_a_gamemaster_who_played_is_told_no_view_and_nothing_is_adjudicated_for_them(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch):
+    """The gamemaster took Italy's seat and freed it: until the game is over they are told no
+    power's view, and reading adjudicates nothing for them either (no answer's time depends
+    on the board)."""
+    gm = judge.user("gm")
+    game = judge.new_game(gm, variant="kriegsplomacy")
+    gid = game["id"]
+    r = judge.client.post("/api/join", json={"invite": judge.invite("ITALY")},
+                          headers=gm.headers)
+    assert r.status_code == 200
+    assert judge.client.post(f"/api/games/{gid}/seats/ITALY/replace",
+                             headers=gm.headers).status_code == 200
+    players = {p: judge.join(p) for p in BUILDS}
+    for phase, orders in (("W1900A", BUILDS), ("S1901M", SPRING)):
+        for power, lines in orders.items():
+            assert judge.orders(players[power], lines, phase=phase).status_code == 200
+        assert judge.process_now(gm) == [f"{gid} {phase}"]
+    monkeypatch.setattr(calhamer.phases, "adjudicate", _no_adjudication)
+    monkeypatch.setattr(calhamer.game, "adjudicate", _no_adjudication)
+    monkeypatch.setattr(calhamer.game.Game, "process", _no_adjudication)
+    monkeypatch.setattr(calhamer.server.services.results, "library_game", _no_adjudication)
+    monkeypatch.setattr(calhamer.server.services.results, "game_view", _no_adjudication)
+    for url in (f"/api/games/{gid}", f"/api/games/{gid}/phases/S1901M",
+                f"/api/games/{gid}/phases/S1901M/document",
+                f"/api/games/{gid}/phases/S1901M/picture", f"/api/games/{gid}/picture"):
+        r = judge.client.get(url, headers=gm.headers)
+        assert r.status_code == 200, (url, r.text)
+        assert b'id="unit-' not in r.content and b"A PAR" not in r.content, url
+    result = judge.client.get(f"/api/games/{gid}/phases/S1901M", headers=gm.headers).json()
+    assert result["orders"] == {} and result["results"] == {} and result["next"] == "S1901R"

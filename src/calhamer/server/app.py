@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from importlib.resources import files
 from typing import Any
 
@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic.json_schema import models_json_schema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from calhamer.server.config import Settings
@@ -73,6 +74,9 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         version=_version(),
         lifespan=lifespan,
         openapi_tags=[{"name": tag} for tag in TAGS],
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: /docs is served from
+        # here instead (api_browser), under the same CSP as every page.
+        docs_url=None, redoc_url=None,
     )
     app.state.settings = settings
     app.state.db = db
@@ -84,6 +88,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         app.include_router(router)
     app.openapi = _openapi_with_errors(app)  # type: ignore[method-assign]
     static = files("calhamer.server") / "static"
+    _api_browser(app)
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(SessionCookieMiddleware, secure=settings.secure_cookies,
                        max_age=settings.session_max_age)
@@ -166,7 +171,14 @@ def _error_handlers(app: FastAPI) -> None:
         if exc.status_code == 404:
             return _error(request, 404, NOT_FOUND)
         message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
-        return _error(request, exc.status_code, message, headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # Starlette answers from the first route whose path matched, which lists its own
+            # methods only: a path served by several routes takes all of theirs.
+            allowed = allowed_methods(app, request.scope)
+            headers["Allow"] = ", ".join(allowed)
+            message = f"this path takes {', '.join(allowed)}, not {request.method}"
+        return _error(request, exc.status_code, message, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -189,6 +201,26 @@ def _error_handlers(app: FastAPI) -> None:
             body = ValidationErrorOut(detail=summary, errors=problems)
             return JSONResponse(body.model_dump(), status_code=422)
         return render_error(request, 400, summary, context=_page_error_context(request, 400))
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method the routes of ``scope``'s path take (HEAD with GET), sorted."""
+    methods: set[str] = set()
+    for route in _plain_routes(app.router.routes):
+        match, _ = route.matches({**scope, "type": "http"})
+        if match != Match.NONE and route.methods:
+            methods |= route.methods
+    return sorted(methods)
+
+
+def _plain_routes(routes: Iterable[BaseRoute]) -> Iterator[Route]:
+    """The app's routes, those of the routers it includes among them (the routers are
+    included without a prefix: their routes' paths are whole)."""
+    for route in routes:
+        if isinstance(route, Route):
+            yield route
+        elif hasattr(route, "original_router"):  # a router included in the app (FastAPI)
+            yield from _plain_routes(route.original_router.routes)
 
 
 def _settle(db: Database, pending: PendingViewer) -> None:
@@ -222,6 +254,18 @@ _NOT_NOW: dict[tuple[str, str], str] = {
     ("POST", "/api/games/{game_id}/messages"): "The game is over, or its press setting does "
         "not allow this message.",
 }
+# 429, "too many", by route: the limits kept in the database (accounts.py). A route may also
+# declare its own error answers (``responses=`` on its decorator): they are kept, with these
+# bodies.
+_TOO_MANY: dict[tuple[str, str], str] = {
+    ("POST", "/api/users"): "Too many sign-ups from your address lately; `Retry-After` says "
+                            "in how many seconds to try again.",
+    ("POST", "/api/sessions"): "Too many failed logins for the user name or from your "
+                               "address lately; `Retry-After` says in how many seconds to try "
+                               "again (no password is checked meanwhile).",
+}
+_RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
+                                "schema": {"type": "integer", "minimum": 1}}}
 # 404 from routes that name no game: what they cannot find.
 _NOT_FOUND: dict[tuple[str, str], str] = {
     ("POST", "/api/join"): "No such invitation (or it has been replaced).",
@@ -257,6 +301,11 @@ def error_answers(route: APIRoute) -> dict[int, str]:
             answers[404] = _NOT_FOUND[key]
         if key in _NOT_NOW:
             answers[409] = _NOT_NOW[key]
+        if key in _TOO_MANY:
+            answers[429] = _TOO_MANY[key]
+    for status, declared in (route.responses or {}).items():
+        if str(status).isdigit() and int(status) >= 400:
+            answers.setdefault(int(status), str(declared.get("description", "Refused.")))
     if route.body_field is not None:
         answers[422] = "The body does not have the documented shape; `errors` says where."
     return dict(sorted(answers.items()))
@@ -295,10 +344,45 @@ def _openapi_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
                     responses[str(status)] = {
                         "description": when,
                         "content": {"application/json": {"schema": body}},
+                        **({"headers": _RETRY_AFTER} if status == 429 else {}),
                     }
         return schema
 
     return openapi
+
+
+# -- /docs: the API browser, served from this server ----------------------------------------------
+
+_DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>calhamer API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" href="/docs/assets/favicon.png">
+</head>
+<body>
+<div id="swagger-ui" data-openapi="/openapi.json"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/static/docs.js"></script>
+</body>
+</html>
+"""
+
+
+def _api_browser(app: FastAPI) -> None:
+    """``/docs``: Swagger UI browsing ``/openapi.json``, its files served from this server
+    (the ``fastapi-offline`` package ships them) and started by ``static/docs.js``, so that
+    the page loads nothing from another site and runs under the pages' CSP."""
+    from fastapi.responses import HTMLResponse
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(_DOCS_PAGE)
+
+    assets = files("fastapi_offline") / "static"
+    app.mount("/docs/assets", StaticFiles(directory=str(assets)), name="docs-assets")
 
 
 # -- middleware ----------------------------------------------------------------------------------
@@ -358,8 +442,8 @@ async def _plain_error(scope: Scope, receive: Receive, send: Send, status: int,
 
 class SecurityHeadersMiddleware:
     """Headers every answer carries: no framing, no MIME sniffing, and no Referer leaving the
-    site (an invitation link is a secret in the address). Pages may load only this site's own
-    scripts and styles; FastAPI's /docs (which loads Swagger from a CDN) is left alone."""
+    site (an invitation link is a secret in the address). Pages, /docs included, may load only
+    this site's own scripts and styles, and run no inline script."""
 
     HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                (b"referrer-policy", b"same-origin"))
@@ -374,10 +458,7 @@ class SecurityHeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path = scope.get("path", "")
-        extra = list(self.HEADERS)
-        if not path.startswith(("/docs", "/redoc")):
-            extra.append(self.CSP)
+        extra = [*self.HEADERS, self.CSP]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

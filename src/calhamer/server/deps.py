@@ -190,7 +190,7 @@ class PendingViewer:
             game = lock_game(session, self.game_id, exclusive=lock, seats=False)
         if game is None:  # deleted meanwhile
             raise NotFound()
-        return Viewer(user, game, standing.is_gm, standing.power)
+        return standing.viewer(game)
 
 
 # The game's row, its seats read when first used (as ``viewer_for`` reads it).

@@ -2,7 +2,9 @@
 
 Every API route declares its ``response_model``, so a field leaves the server only if the
 public model names it (invitation tokens are only in :class:`GameGMOut`, which only the
-gamemaster gets). Incoming text is bounded and may not hold NUL characters, and a yes/no
+gamemaster gets). Incoming text is bounded and may not hold NUL characters (each text field's
+schema says so with a pattern), names people choose are normalised, numbers are bounded so
+that each fits its column, and a yes/no
 field takes only ``true`` or ``false`` (``"yes"`` or ``1`` is a mistake to report, not a
 guess to make). Error answers have the shapes of :class:`ErrorOut` and
 :class:`ValidationErrorOut` (declared for each route by ``app.py``).
@@ -10,6 +12,7 @@ guess to make). Error answers have the shapes of :class:`ErrorOut` and
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -17,14 +20,17 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     PlainSerializer,
+    PlainValidator,
     StrictBool,
-    StrictFloat,
-    StrictInt,
+    Tag,
+    WithJsonSchema,
 )
 
 from calhamer.documents.phase import PhaseDocument, ViewResultEntry
+from calhamer.server.names import NAME_PATTERN, clean_name
 
 
 def _no_nul(value: str) -> str:
@@ -33,10 +39,38 @@ def _no_nul(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_no_nul)]
-Name = Annotated[str, Field(max_length=60), AfterValidator(_no_nul)]
-OrderLine = Annotated[str, Field(max_length=500), AfterValidator(_no_nul)]
-Minutes = Annotated[int, Field(ge=0, le=60 * 24 * 60)]  # up to 60 days; 0: no deadline
+# The no-NUL rule, as the schema states it (a pattern) and as the server checks it (the
+# validator, for a plainer message than a pattern's): every text of every request has both.
+NO_NUL = "^[^\\x00]*$"
+_NoNul = Field(json_schema_extra={"pattern": NO_NUL})
+
+OrderLine = Annotated[str, Field(max_length=500), _NoNul, AfterValidator(_no_nul)]
+PhaseCode = Annotated[str, Field(max_length=12), _NoNul, AfterValidator(_no_nul)]
+
+
+def _display_name(value: str) -> str:
+    return clean_name(value, limit=60, what="a display name")
+
+
+def _game_name(value: str) -> str:
+    return clean_name(value, limit=80, what="a game's name", required=False)
+
+
+# Names people choose, shown to the others (``names.clean_name``): NFC, invisible characters
+# left out, one space between words; NUL and the controls of the writing direction refused
+# (the schema's pattern names those).
+Name = Annotated[str, Field(max_length=60, json_schema_extra={"pattern": NAME_PATTERN}),
+                 AfterValidator(_display_name)]
+GameName = Annotated[str, Field(max_length=80, json_schema_extra={"pattern": NAME_PATTERN}),
+                     AfterValidator(_game_name)]
+# Numbers that reach the database are bounded here, so that none overflows a column (or a
+# date) and each refusal is a 422 naming the field.
+MAX_MINUTES = 60 * 24 * 60  # a phase's deadline, or one extension: up to 60 days
+LONGEST_WAIT_MINUTES = 366 * 24 * 60  # a deadline (paused or not) is at most a year away
+MAX_DP = 1_000_000  # a bid's amount: far above any allotment, far below any overflow
+MAX_ID = 2**31 - 1  # the largest id an integer column holds
+
+Minutes = Annotated[int, Field(ge=0, le=MAX_MINUTES)]  # 0: no deadline
 
 
 def _utc(value: datetime | None) -> str | None:
@@ -55,13 +89,14 @@ class In(BaseModel):
 
 class SignupIn(In):
     username: Annotated[str, Field(min_length=2, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
-    password: Annotated[str, Field(min_length=8, max_length=200), AfterValidator(_no_nul)]
+    password: Annotated[str, Field(min_length=8, max_length=200), _NoNul,
+                        AfterValidator(_no_nul)]
     display_name: Name | None = None
 
 
 class LoginIn(In):
-    username: Annotated[str, Field(max_length=40), AfterValidator(_no_nul)]
-    password: Annotated[str, Field(max_length=200), AfterValidator(_no_nul)]
+    username: Annotated[str, Field(max_length=40), _NoNul, AfterValidator(_no_nul)]
+    password: Annotated[str, Field(max_length=200), _NoNul, AfterValidator(_no_nul)]
 
 
 class UserOut(BaseModel):
@@ -89,9 +124,9 @@ class Deadlines(BaseModel):
 
 
 class GameIn(In):
-    name: Annotated[str, Field(max_length=80), AfterValidator(_no_nul)] = ""
-    variant: Annotated[str, Field(max_length=200)] = "standard"
-    rules: Annotated[str | None, Field(max_length=20)] = None
+    name: GameName = ""
+    variant: Annotated[str, Field(max_length=200), _NoNul, AfterValidator(_no_nul)] = "standard"
+    rules: Annotated[str, Field(max_length=20), _NoNul, AfterValidator(_no_nul)] | None = None
     press: Literal["none", "public", "full"] = "full"
     deadlines: Deadlines = Deadlines()
     # List the game in the lobby, where anyone may take a free power.
@@ -136,7 +171,7 @@ class GameGMOut(GameOut):
 
 
 class JoinIn(In):
-    invite: Annotated[str, Field(max_length=64)]
+    invite: Annotated[str, Field(max_length=64), _NoNul, AfterValidator(_no_nul)]
     name: Name | None = None
 
 
@@ -161,13 +196,13 @@ class OrderCheckOut(BaseModel):
 
 
 class OrdersIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     orders: Annotated[list[OrderLine], Field(max_length=200)]
     ready: StrictBool | None = None  # None: the ready mark stays as it was
 
 
 class ReadyIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     ready: StrictBool = True
 
 
@@ -180,6 +215,14 @@ class OrdersOut(BaseModel):
     saved_at: UtcTime
 
 
+class SeatChangeOut(BaseModel):
+    """A seat changing hands, as every player of the game is told: a power taken (the
+    gamemaster named as such), or freed by the gamemaster."""
+
+    at: UtcTime
+    text: str  # "Bob took France", "France was freed by the gamemaster (Bob left); ..."
+
+
 class GameNowOut(BaseModel):
     """What a player (or the gamemaster) sees of the game now."""
 
@@ -188,6 +231,7 @@ class GameNowOut(BaseModel):
     position: PhaseDocument
     orders: dict[str, OrdersOut]  # the orders you may read for the current phase
     last_phase: str | None  # the latest adjudicated phase, if any
+    seat_changes: list[SeatChangeOut]  # every change of hands so far, oldest first
 
 
 # -- phases ---------------------------------------------------------------------------------------
@@ -217,19 +261,40 @@ class PhaseResultOut(BaseModel):
 # -- bids (DP variants) --------------------------------------------------------------------------
 
 
+def _dp(value: object) -> int | float:
+    """A bid's amount: a JSON number (not a string, not true or false), finite, from 0 to
+    ``MAX_DP``. Whole numbers count; any other amount makes the bid void (the bid rule says
+    so), but NaN, infinities and huge numbers are refused here: no column or sum takes them."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("dp must be a number of Diplomacy Points, like 3")
+    if not math.isfinite(value) or not 0 <= value <= MAX_DP:
+        raise ValueError(f"dp must be a finite number from 0 to {MAX_DP}")
+    return value
+
+
+DPAmount = Annotated[int | float, PlainValidator(_dp), WithJsonSchema(
+    {"type": "number", "minimum": 0, "maximum": MAX_DP,
+     "description": "Diplomacy Points: whole numbers count, any other amount makes the bid "
+                    "void; NaN and infinities are refused."})]
+
+
 class BidItem(In):
     """One bid as an object: the order bought for a neutral unit and the DP given for it."""
 
     order: OrderLine
-    dp: StrictInt | StrictFloat  # whole numbers count; any other amount makes the bid void
+    dp: DPAmount
 
 
-# A bid as a line of the players' notation (``3 DP: A Bel S A Par - Bur``) or as an object.
-BidIn = OrderLine | BidItem
+# A bid as a line of the players' notation (``3 DP: A Bel S A Par - Bur``) or as an object;
+# told apart by their JSON type, so that a problem is reported for the one it is.
+BidIn = Annotated[
+    Annotated[OrderLine, Tag("line")] | Annotated[BidItem, Tag("object")],
+    Discriminator(lambda v: "line" if isinstance(v, str) else "object"),
+]
 
 
 class BidsIn(In):
-    phase: Annotated[str, Field(max_length=12)]
+    phase: PhaseCode
     bids: Annotated[list[BidIn], Field(max_length=200)]
 
 
@@ -279,8 +344,9 @@ class TallyOut(BaseModel):
 
 
 class MessageIn(In):
-    to: Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=40)] = []
-    body: Annotated[str, Field(min_length=1, max_length=5000), AfterValidator(_no_nul)]
+    to: Annotated[list[Annotated[str, Field(max_length=20), _NoNul, AfterValidator(_no_nul)]],
+                  Field(max_length=40)] = []
+    body: Annotated[str, Field(min_length=1, max_length=5000), _NoNul, AfterValidator(_no_nul)]
 
 
 class MessageOut(BaseModel):
@@ -304,8 +370,8 @@ class ThreadOut(BaseModel):
 
 
 class ReadIn(In):
-    thread: Annotated[str, Field(min_length=1, max_length=200)]
-    last: Annotated[int, Field(ge=1, description="the id of the last message read")]
+    thread: Annotated[str, Field(min_length=1, max_length=200), _NoNul, AfterValidator(_no_nul)]
+    last: Annotated[int, Field(ge=1, le=MAX_ID, description="the id of the last message read")]
 
 
 # -- the gamemaster -------------------------------------------------------------------------------
@@ -313,16 +379,16 @@ class ReadIn(In):
 
 class ControlIn(In):
     action: Literal["pause", "resume", "extend", "process", "end"]
-    phase: Annotated[str | None, Field(
-        max_length=12,
+    phase: Annotated[PhaseCode | None, Field(
         description="The phase the action is meant for, which must be the phase being played "
         "(409 otherwise: it has been adjudicated meanwhile). Required for `process` and "
         "`extend`, which act on one phase; `pause`, `resume` and `end` act on the game and do "
         "not read it.",
     )] = None
     minutes: Annotated[int | None, Field(
-        ge=1, le=60 * 24 * 60,
-        description="For `extend`: by how many minutes (the phase must have a deadline).",
+        ge=1, le=MAX_MINUTES,
+        description="For `extend`: by how many minutes (the phase must have a deadline, and "
+        "it may end at most 366 days from now: 409 otherwise).",
     )] = None
 
 

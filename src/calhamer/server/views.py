@@ -15,6 +15,12 @@ read everything the judge knows: the gamemaster, unless they have taken a seat t
 (hosts often play); a seated gamemaster is told exactly what a player of their power is told
 until the game is over. Every decision about what to show asks ``sees_all``, never ``is_gm``.
 
+Having held a seat is for good (:attr:`Viewer.played`, the game log's ``gm-joined`` and
+``gm-left`` entries):
+a gamemaster who frees their own seat, or is between two seats, is told what every player
+of the game is told and no power's own part, until the game is over; otherwise freeing the
+seat for a moment would open every secret and taking it back would keep what was read.
+
 Where the variant hides information (Kriegsplomacy, :func:`sees_everything` is False for its
 players) a player is only ever shown the library's view for their power
 (:func:`calhamer.views.known_position` before adjudication, :func:`calhamer.game.game_view`
@@ -26,13 +32,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, exists, select
 from sqlalchemy.orm import Session, lazyload
 
-from calhamer.server.models import GameRow, Seat, User
+from calhamer.server.models import Event, GameRow, Seat, User
 from calhamer.variants import find_variant
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what services.games.create_game makes
+
+# The game-log entries of the gamemaster taking a seat (services.seats.join) and freeing
+# their own (replace_player): after either, the gamemaster no longer sees all until the game
+# is over. (A seat taken before the first was logged is known by the second.)
+GM_SEATED, GM_LEFT = "gm-joined", "gm-left"
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,7 @@ class Viewer:
     game: GameRow
     is_gm: bool
     power: str | None  # the power the user plays in this game, if any
+    played: bool = False  # the gamemaster has held a seat in this game (now or before)
 
     @property
     def role(self) -> str:
@@ -48,16 +60,23 @@ class Viewer:
 
     @property
     def sees_all(self) -> bool:
-        """Whether the viewer may read everything: the gamemaster who plays no power, and
-        once the game is over a gamemaster who does. A gamemaster in a seat keeps the
-        controls (``is_gm``) but is otherwise shown what that power's player is shown."""
-        return self.is_gm and (self.power is None or self.game.status == "finished")
+        """Whether the viewer may read everything: the gamemaster who plays no power and never
+        has in this game, and once the game is over any gamemaster. A gamemaster in a seat
+        keeps the controls (``is_gm``) but is otherwise shown what that power's player is
+        shown; one who has held a seat and holds none, what every player is shown."""
+        if not self.is_gm:
+            return False
+        return self.game.status == "finished" or (self.power is None and not self.played)
 
+
+# Whether the game's gamemaster has taken a seat in it: a column of the queries below.
+_PLAYED = (exists().where(Event.game_id == GameRow.id, Event.kind.in_((GM_SEATED, GM_LEFT)))
+           .correlate(GameRow).label("played"))
 
 # One query, built once: the game and the user's seat in it (the other seats are read when
 # used). Every request for a game asks it, so it is not rebuilt and re-keyed each time.
 _VIEWER = (
-    select(GameRow, Seat.power)
+    select(GameRow, Seat.power, _PLAYED)
     .outerjoin(Seat, and_(Seat.game_id == GameRow.id, Seat.user_id == bindparam("user_id")))
     .where(GameRow.id == bindparam("game_id"))
     .options(lazyload(GameRow.seats))
@@ -73,18 +92,18 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     row = session.execute(_VIEWER, {"game_id": game_id, "user_id": user.id}).first()
     if row is None:
         return None
-    game, power = row
+    game, power, played = row
     is_gm = game.gm_id == user.id
     if not is_gm and power is None:
         return None
-    return Viewer(user, game, is_gm, power)
+    return Viewer(user, game, is_gm, power, bool(played))
 
 
 # The token's user, and whether the game exists, who runs it and the user's seat in it, in one
 # query (``PendingViewer``): the user is always found when it exists, the rest only when the
 # game does. The game's row itself is read by the caller, locked (``games.lock_game``).
 _CALLER = (
-    select(User, GameRow.id, GameRow.gm_id, Seat.power)
+    select(User, GameRow.id, GameRow.gm_id, Seat.power, _PLAYED)
     .select_from(User)
     .outerjoin(GameRow, GameRow.id == bindparam("game_id"))
     .outerjoin(Seat, and_(Seat.game_id == GameRow.id, Seat.user_id == User.id))
@@ -102,6 +121,11 @@ class Standing:
     user: User
     is_gm: bool
     power: str | None
+    played: bool = False  # the gamemaster has held a seat in this game (``Viewer.played``)
+
+    def viewer(self, game: GameRow) -> Viewer:
+        """The viewer this standing makes, once the game's row is read."""
+        return Viewer(self.user, game, self.is_gm, self.power, self.played)
 
 
 def caller_in_game(session: Session, game_id: str,
@@ -114,13 +138,13 @@ def caller_in_game(session: Session, game_id: str,
     row = session.execute(_CALLER, {"game_id": game_id, "user_id": user_id}).first()
     if row is None:
         return None, None
-    user, found, gm_id, power = row
+    user, found, gm_id, power, played = row
     if found is None:
         return user, None
     is_gm = gm_id == user.id
     if not is_gm and power is None:
         return user, None
-    return user, Standing(user, is_gm, power)
+    return user, Standing(user, is_gm, power, bool(played))
 
 
 def sees_everything(viewer: Viewer) -> bool:

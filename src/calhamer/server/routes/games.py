@@ -29,13 +29,22 @@ from calhamer.server.deps import (
     SignerDep,
 )
 from calhamer.server.models import GameRow, Message, PhaseRow, User
+from calhamer.server.names import clean_name
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes import live
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
 from calhamer.server.routes.pictures import possible_orders_for
-from calhamer.server.schemas import ControlIn, Deadlines, GameGMOut, GameIn, GameNowOut, GameOut
-from calhamer.server.services import common, controls, games, orders, press, results
+from calhamer.server.schemas import (
+    ControlIn,
+    Deadlines,
+    GameGMOut,
+    GameIn,
+    GameNowOut,
+    GameOut,
+    SeatChangeOut,
+)
+from calhamer.server.services import common, controls, games, orders, press, results, seats
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer, viewer_for
 from calhamer.variants import find_variant
@@ -99,10 +108,12 @@ def api_game_now(viewer: ApiViewer, session: SessionDep) -> GameNowOut:
     last = None
     if phase.index > 0:
         last = games.phases_of(session, viewer.game)[phase.index - 1].code
+    changes = [SeatChangeOut(at=e.at, text=e.detail)
+               for e in seats.seat_changes(session, viewer.game)]
     return GameNowOut(game=present.game_out(session, viewer, phase),
                       position=PhaseDocument.model_validate(
                           results.position_document(viewer, phase)),
-                      orders=readable, last_phase=last)
+                      orders=readable, last_phase=last, seat_changes=changes)
 
 
 @api.get("/{game_id}/admin", response_model=GameGMOut,
@@ -202,7 +213,11 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
                           "adjustment": adjustment or 0},
             "listed": bool(listed),
         })
-        gm_name = gm_name.strip()[:60].replace("\x00", "")
+        if page.user is None:
+            try:
+                gm_name = clean_name(gm_name[:200], limit=60, what="your name", required=False)
+            except ValueError as exc:
+                raise Invalid(str(exc)) from None
         user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
         game = _create(session, user, body, now)
     except (ValidationError, Invalid) as exc:
@@ -238,6 +253,7 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
         "hidden": common.hides(game),
+        "seat_changes": seats.seat_changes(session, game),
         "return_url": return_url(request, settings, signer, page.user),
     }
     messages = press.messages_for(session, viewer)

@@ -18,10 +18,12 @@ from calhamer.server.deps import (
     SettingsDep,
     SignerDep,
 )
+from calhamer.server.names import clean_name
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes.accounts import guest, log_in_browser, return_url
 from calhamer.server.schemas import JoinIn, JoinOut, SeatGMOut
 from calhamer.server.services import seats
+from calhamer.server.services.common import Invalid
 
 api = APIRouter(prefix="/api", tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -65,7 +67,12 @@ def join_page(token: str, request: Request, page: PageDep, session: SessionDep) 
 def join(token: str, request: Request, page: PageDep, _: Csrf, session: SessionDep,
          signer: SignerDep, now: Now, name: Annotated[str, Form()] = "") -> Response:
     seats.seat_for_invite(session, token)
-    user = page.user or guest(session, name=name.replace("\x00", "")[:60] or "Player", now=now)
+    if page.user is None:
+        try:
+            name = clean_name(name[:200], limit=60, what="your name", required=False)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+    user = page.user or guest(session, name=name or "Player", now=now)
     seat = seats.join(session, token=token, user=user, now=now)
     session.commit()
     if page.user is None:

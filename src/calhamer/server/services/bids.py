@@ -19,6 +19,7 @@ from calhamer.errors import CalhamerError
 from calhamer.game import is_order_line, order_lines
 from calhamer.position import Phase, Position
 from calhamer.server.models import BidSet, GameRow, PhaseRow
+from calhamer.server.schemas import MAX_DP
 from calhamer.server.services.common import (
     Conflict,
     Invalid,
@@ -126,8 +127,16 @@ def bid_amount_problem(line: str) -> str | None:
     for the order ("e3 DP: A Hol H"), and the player told about an order they did not write.
     """
     match = _BID_AMOUNT.match(line)
-    if match is None or _PLAIN_AMOUNT.fullmatch(match["amount"]):
+    if match is None:
         return None
+    if _PLAIN_AMOUNT.fullmatch(match["amount"]):
+        # Plain digits are judged with the bid, unless no allotment could be that large (a
+        # number that size is kept as typed but never summed).
+        whole = match["amount"].lstrip("+-").replace(",", ".").partition(".")[0]
+        if len(whole) <= len(str(MAX_DP)) and int(whole or 0) <= MAX_DP:
+            return None
+        return (f"{line.strip()}: the amount {match['amount']!r} is more DP than any power "
+                f"has; a bid is at most {MAX_DP} DP")
     return (f"{line.strip()}: the amount {match['amount']!r} is not a whole number of DP; "
             f"write it in digits, like \"3 DP: {match['order'] or 'A Hol H'}\"")
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from calhamer.errors import CalhamerError
 from calhamer.position import Phase
 from calhamer.server.models import GameRow, PhaseRow
+from calhamer.server.schemas import LONGEST_WAIT_MINUTES
 from calhamer.server.services.common import Conflict, Invalid
 from calhamer.server.services.games import current_phase, lock_for_gm, log
 from calhamer.server.services.orders import request_if_all_ready
@@ -44,6 +45,22 @@ def _ensure_named_phase(session: Session, game: GameRow, action: str,
     why = "has been adjudicated" if over else "is not the phase being played"
     raise Conflict(f"{wanted} {why}: the phase being played is {phase.code}, so nothing "
                    f"was done; {action} {phase.code} if that is what you mean")
+
+
+def _ensure_within_reach(left: timedelta, minutes: int) -> None:
+    """An extension may take a deadline at most ``LONGEST_WAIT_MINUTES`` (366 days) away:
+    beyond that a paused game's remaining seconds would outgrow their column, and a running
+    one's deadline the calendar, after enough extensions (Conflict, saying how much is left)."""
+    room = LONGEST_WAIT_MINUTES - int(left.total_seconds() // 60)
+    if minutes > room:
+        raise Conflict(f"a deadline may be at most {LONGEST_WAIT_MINUTES // (24 * 60)} days "
+                       f"away; this one is {_days(left)} away, so extend it by at most "
+                       f"{max(room, 0)} minutes")
+
+
+def _days(left: timedelta) -> str:
+    days = left.total_seconds() / 86400
+    return f"{days:.1f} days" if days < 10 else f"{round(days)} days"
 
 
 def control(
@@ -89,10 +106,13 @@ def control(
             # adjudicated then, ready or not): that is not what "extend" says.
             raise Conflict("this phase has no deadline to extend: it waits until every power "
                            "is ready or you process it")
+        left = (timedelta(seconds=game.paused_remaining or 0) if game.status == "paused"
+                else max(game.deadline or now, now) - now)
+        _ensure_within_reach(left, minutes)
         if game.status == "paused":
-            game.paused_remaining = (game.paused_remaining or 0) + minutes * 60
+            game.paused_remaining = int(left.total_seconds()) + minutes * 60
         else:
-            game.deadline = max(game.deadline or now, now) + timedelta(minutes=minutes)
+            game.deadline = now + left + timedelta(minutes=minutes)
         log(session, game.id, now, "extended", f"deadline extended by {minutes} minutes")
     elif action == "process":
         if game.status == "paused":

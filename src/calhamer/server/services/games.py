@@ -25,6 +25,7 @@ from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.rules import find_rules
 from calhamer.server.models import Event, GameRow, PhaseRow, Seat, User
+from calhamer.server.names import variant_name_problem
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer
 from calhamer.variants import all_variants, find_variant
@@ -33,7 +34,6 @@ from calhamer.variants.composition import (
     VariantSpec,
     find_module,
     module_names,
-    parse_spec,
 )
 
 PRESS_SETTINGS = ("none", "public", "full")
@@ -48,15 +48,10 @@ def unservable_reason(variant: str) -> str | None:
     whose name fits the database. The judge reads no file of its own disk for a game: a
     variant file is uploaded (:func:`uploaded_variant`), never named by its path."""
     text = variant.strip()
-    if text.lower().endswith(".toml"):
-        return ("the web judge reads no variant file from its own disk: upload the file "
-                "on the new-game form instead")
+    problem = variant_name_problem(text)  # a name, never a path: checked before any lookup
+    if problem:
+        return problem
     try:
-        if "+" in text:
-            board = parse_spec(text).board
-            if board not in available_maps():
-                return (f"the board {board!r} is not one of the web judge's maps "
-                        f"({', '.join(available_maps())})")
         name = find_variant(text).name
     except CalhamerError as exc:
         return str(exc)
@@ -401,8 +396,8 @@ def events_of(session: Session, game: GameRow) -> list[Event]:
 
 # What the game log may tell a gamemaster who plays a power: the game's public life and their
 # own actions. Any other kind (a new one included) is left out until the game is over.
-PUBLIC_EVENTS = frozenset({"created", "joined", "replaced", "paused", "resumed", "extended",
-                           "process", "ended", "adjudicated"})
+PUBLIC_EVENTS = frozenset({"created", "joined", "gm-joined", "replaced", "gm-left", "paused",
+                           "resumed", "extended", "process", "ended", "adjudicated"})
 
 
 def visible_events(session: Session, viewer: Viewer) -> list[Event]:

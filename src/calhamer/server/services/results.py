@@ -5,6 +5,10 @@ views stored for the players of games that hide information.
 Nothing here adjudicates for a player of such a game: their results are read from the view
 the worker stored when it adjudicated the phase (:func:`stored_view`), so the time an answer
 takes does not depend on what they may not see.
+
+Someone in such a game who holds no power and may not see all (a gamemaster who held a seat
+and freed it, until the game is over) is told no power's part: the board without units or
+centres (:func:`nothing_known`), and of each adjudicated phase only that it was.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ from sqlalchemy.orm import Session
 from calhamer.formats import position_to_json, view_to_json
 from calhamer.game import Game, PhaseRecord, game_outcome, game_view
 from calhamer.position import Phase, Position
-from calhamer.render import render_svg
+from calhamer.render import Mask, render_svg
 from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.server.models import GameRow, PhaseRow, PowerViewRow
 from calhamer.server.services.bids import may_read_all_bids, stored_bids
 from calhamer.server.services.common import NotFound, hides, position_of
 from calhamer.server.services.orders import order_sets, visible_orders
 from calhamer.server.views import Viewer, sees_everything
-from calhamer.views import PowerView, gamemaster_view, known_position
+from calhamer.views import KNOWN_TOTALS, PowerView, gamemaster_view, known_position
+
+NO_POWER = ("You hold no power in this game: what each power knows is told to its player "
+            "only, until the game is over.")
 
 # -- the current position ----------------------------------------------------------------------
 
@@ -45,8 +52,17 @@ def known_to(viewer: Viewer, phase: PhaseRow) -> Position:
     position = position_of(phase)
     if sees_everything(viewer):
         return position
-    assert viewer.power is not None
+    if viewer.power is None:
+        return nothing_known(position)
     return known_position(position, viewer.power)
+
+
+def nothing_known(position: Position) -> Position:
+    """What someone who holds no power knows of a position of a game that hides information:
+    the board and the phase, no unit, no centre and no power's total."""
+    return position.replace(
+        units={}, centers={}, dislodged=(), contested=frozenset(),
+        extra={KNOWN_TOTALS: dict.fromkeys(position.map.power_codes)})
 
 
 def position_document(viewer: Viewer, phase: PhaseRow) -> dict[str, Any]:
@@ -62,7 +78,8 @@ def board_report(viewer: Viewer, phase: PhaseRow) -> str:
     position = position_of(phase)
     if sees_everything(viewer):
         return position_report(position)
-    assert viewer.power is not None
+    if viewer.power is None:
+        return f"{position.phase.name} ({position.phase.code})\n\n{NO_POWER}\n"
     return power_position_report(position, viewer.power)
 
 
@@ -103,12 +120,17 @@ def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
         raise NotFound()
     game = viewer.game
     orders = {p: list(o.lines) for p, o in order_sets(session, phase).items()}
-    if not sees_everything(viewer):
+    results: dict[str, Any]
+    if not sees_everything(viewer) and viewer.power is None:
+        report = f"{Phase.parse(phase.code).name} ({phase.code}) has been adjudicated.\n\n"
+        orders, results, following_code = {}, {}, _following(session, phase).code
+        report += NO_POWER + "\n"
+    elif not sees_everything(viewer):
         assert viewer.power is not None
         stored = stored_view(session, viewer, phase)
         report = stored["report"]
         orders = {p: lines for p, lines in orders.items() if p == viewer.power}
-        results: dict[str, Any] = stored["results"]
+        results = stored["results"]
         following_code = stored["view"]["next"]["phase"]
     else:
         whole = library_game(session, game, phase)
@@ -140,6 +162,10 @@ def phase_document(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[st
     game reach the players only once the game is over.
     """
     game = viewer.game
+    if not sees_everything(viewer) and viewer.power is None:
+        doc = position_to_json(known_to(viewer, phase), game.rules)
+        doc["orders"] = {}
+        return doc
     if not sees_everything(viewer):
         assert viewer.power is not None
         doc = position_to_json(known_to(viewer, phase), game.rules)
@@ -228,7 +254,10 @@ def store_pictures(session: Session, game_id: str, code: str,
 def stored_picture(session: Session, viewer: Viewer, phase: PhaseRow) -> str:
     """The viewer's power's picture of an adjudicated phase: the one stored with its view, or,
     in the moment between the worker's commit of the phase and of its pictures (or when a
-    worker stopped in between), the same picture drawn now from the phase's record."""
+    worker stopped in between), the same picture drawn now from the phase's record. Someone
+    who holds no power gets the empty board (:func:`nothing_known`)."""
+    if viewer.power is None:
+        return render_svg(nothing_known(position_of(phase)), mask=Mask())
     stored = stored_view(session, viewer, phase)
     picture = stored.get("picture")
     if isinstance(picture, str):

@@ -56,14 +56,14 @@ def test_the_migrated_schema_matches_the_models(database):
     with database.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0005"
+        assert context.get_current_revision() == "0006"
 
 
 def test_migrating_again_changes_nothing(database):
     database.migrate()
     database.migrate()
     with database.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0005"
+        assert MigrationContext.configure(connection).get_current_revision() == "0006"
 
 
 def test_0002_moves_bids_out_of_orders_and_stores_the_views(tmp_path):

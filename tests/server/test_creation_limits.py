@@ -223,3 +223,18 @@ def test_finding3_a_limit_of_zero_is_no_limit(database: Any, database_url: str) 
     alice = limited.account("alice")
     for _ in range(GAMES_PER_ADDRESS + 2):
         assert limited.new_game(alice).status_code == 201
+
+
+def test_finding3_the_limits_are_read_from_the_environment(monkeypatch: Any) -> None:
+    from calhamer.server.config import Settings
+
+    monkeypatch.setenv("CALHAMER_GAMES_PER_ACCOUNT", "2")
+    monkeypatch.setenv("CALHAMER_GUESTS_PER_ADDRESS", "0")
+    monkeypatch.setenv("CALHAMER_UNPLAYED_GAME_HOURS", "48")
+    settings = Settings.from_env()
+    assert (settings.games_per_account, settings.guests_per_address,
+            settings.unplayed_game_hours, settings.games_per_address) == (2, 0, 48, 30)
+    monkeypatch.setenv("CALHAMER_GAMES_PER_ADDRESS", "many")
+    with pytest.raises(ValueError, match=r"CALHAMER_GAMES_PER_ADDRESS must be a whole number "
+                                         r"\(0 or more\), not 'many'"):
+        Settings.from_env()

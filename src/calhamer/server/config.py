@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from calhamer.errors import CalhamerError
+
 if TYPE_CHECKING:
     from calhamer.server.db import Database
 
@@ -127,12 +129,17 @@ _FROM_ENV = ("games_per_account", "games_per_address", "guests_per_address",
              "unplayed_game_hours", "lobby_page_size")
 
 
+class SettingError(CalhamerError, ValueError):
+    """A setting from the environment that is not valid (the command line says it in one
+    line)."""
+
+
 def _whole_number(name: str, value: str) -> int:
     try:
         number = int(value)
     except ValueError:
         number = -1
     if number < 0:
-        raise ValueError(f"CALHAMER_{name.upper()} must be a whole number (0 or more), "
-                         f"not {value!r}")
+        raise SettingError(f"CALHAMER_{name.upper()} must be a whole number (0 or more), "
+                           f"not {value!r}")
     return number

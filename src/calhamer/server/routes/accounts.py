@@ -49,7 +49,14 @@ from calhamer.server.deps import (
 from calhamer.server.models import LoginFailure, LoginSession, User
 from calhamer.server.pages import redirect, render, render_error
 from calhamer.server.present import base_url, user_out
-from calhamer.server.schemas import LoginIn, SessionOut, SignupIn, TokenOut, UserOut
+from calhamer.server.schemas import (
+    ErrorOut,
+    LoginIn,
+    SessionOut,
+    SignupIn,
+    TokenOut,
+    UserOut,
+)
 from calhamer.server.security import (
     Passwords,
     SessionData,
@@ -270,6 +277,7 @@ def _token_key(request: Request) -> str:
          "minutes) and from which address; `current` marks the token of this request.")
 def api_sessions(user: ApiUser, request: Request, session: SessionDep) -> list[SessionOut]:
     current = _token_key(request)
+    session.commit()  # a fresh snapshot: the row of a token first seen just now is listed
     return [_session_out(row, current)
             for row in sessions.sessions_of(session, user, seen_of(request))]
 
@@ -277,7 +285,9 @@ def api_sessions(user: ApiUser, request: Request, session: SessionDep) -> list[S
 @api.delete("/sessions/{session_id}", status_code=204,
             summary="End one of your sessions (a browser's login or a token)",
             description="404 when you have no such session open. Ending the session of this "
-                        "request's own token logs that token out.")
+                        "request's own token logs that token out.",
+            responses={404: {"model": ErrorOut, "description": "You have no such session open "
+                             "(it is another account's, has ended, or never was)."}})
 def api_end_session(session_id: int, user: ApiUser, session: SessionDep, now: Now) -> Response:
     if not sessions.end(session, user, session_id, now):
         raise NotFound()
@@ -447,6 +457,7 @@ def sessions_page(request: Request, page: PageDep, session: SessionDep) -> Respo
     """Where one is logged in: each browser and API token, this browser's marked."""
     if page.user is None:
         return redirect("/login")
+    session.commit()  # a fresh snapshot: the row of a cookie first seen just now is listed
     rows = sessions.sessions_of(session, page.user, seen_of(request))
     return render(request, "sessions.html", {
         "page": page, "sessions": [_session_out(row, page.key) for row in rows]})

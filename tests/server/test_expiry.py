@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from calhamer.server.models import Event, GameRow, PhaseRow, Seat, User
-from calhamer.server.services.games import expire_unplayed, unplayed_games
+from calhamer.server.services.expiry import expire_unplayed, unplayed_games
 from calhamer.server.worker import sweep_unplayed
 from conftest import Judge, Player
 

@@ -74,7 +74,7 @@ class Settings:
     games_per_address: int = 30
     guests_per_address: int = 120
     # A game nobody has played is deleted this long after anything last happened in it (see
-    # services.games.unplayed_games); the workers look every ``expiry_sweep_seconds``. 0: never.
+    # services.expiry.unplayed_games); the workers look every ``expiry_sweep_seconds``. 0: never.
     unplayed_game_hours: int = 7 * 24
     expiry_sweep_seconds: float = 600.0
     # Games in each list of the lobby's pages and of ``GET /api/lobby``.

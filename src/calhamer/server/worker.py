@@ -13,7 +13,7 @@ ask for one before resuming learned to count them). Without the sweep such a gam
 until its deadline, or for ever when it has none.
 
 Every ``Settings.expiry_sweep_seconds`` (and in ``calhamer worker --once``) a worker also
-deletes the games nobody has played (``games.unplayed_games``), each under its row's
+deletes the games nobody has played (``expiry.unplayed_games``), each under its row's
 exclusive lock, and the guests whose only games those were.
 """
 
@@ -32,13 +32,8 @@ from calhamer.server.config import Settings
 from calhamer.server.db import Database
 from calhamer.server.models import User
 from calhamer.server.services import adjudication, results
-from calhamer.server.services.games import (
-    current_phase,
-    expire_unplayed,
-    forgotten_guests,
-    lock_game,
-    unplayed_games,
-)
+from calhamer.server.services.expiry import expire_unplayed, forgotten_guests, unplayed_games
+from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.orders import request_if_all_ready
 from calhamer.views import PowerView
 
@@ -72,7 +67,7 @@ def sweep_ready(db: Database) -> list[str]:
 def sweep_unplayed(db: Database, settings: Settings, limit: int = 500) -> list[str]:
     """Delete the games nobody has played (at most ``limit`` a sweep), then the guests left
     with no game; return the ids of the games deleted. Each game is deleted in a transaction
-    of its own, decided again under its row's lock (``games.expire_unplayed``)."""
+    of its own, decided again under its row's lock (``expiry.expire_unplayed``)."""
     hours = settings.unplayed_game_hours
     if hours <= 0:
         return []

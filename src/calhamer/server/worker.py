@@ -27,6 +27,7 @@ import time
 from datetime import timedelta
 
 from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
@@ -79,10 +80,16 @@ def sweep_unplayed(db: Database, settings: Settings, limit: int = 500) -> list[s
         with db.transaction() as session:
             if expire_unplayed(session, game_id, now=now, hours=hours):
                 deleted.append(game_id)
-    with db.transaction() as session:
-        guests = list(session.scalars(forgotten_guests(now, hours).limit(limit)))
-        if guests:
-            session.execute(delete(User).where(User.id.in_(guests)))
+    guests: list[int] = []
+    try:
+        with db.transaction() as session:
+            guests = list(session.scalars(forgotten_guests(now, hours).limit(limit)))
+            if guests:  # decided again in the statement itself, should one have come back
+                session.execute(delete(User).where(
+                    User.id.in_(guests),
+                    User.id.in_(forgotten_guests(now, hours).subquery().select())))
+    except IntegrityError:  # one took a seat at this very moment: they stay, until next time
+        guests = []
     if deleted or guests:
         logger.info("deleted %d games nobody played and %d guests left with none",
                     len(deleted), len(guests))

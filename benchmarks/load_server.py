@@ -90,7 +90,10 @@ def cpu_seconds(pid: int) -> float:
 @contextmanager
 def server(database_url: str, web_workers: int = 1):  # type: ignore[no-untyped-def]
     port = free_port()
-    env = {**os.environ, "CALHAMER_SECRET_KEY": "load-test", "CALHAMER_DATABASE_URL": ""}
+    # One client makes every game and guest: the limits on new games and guests are off.
+    env = {**os.environ, "CALHAMER_SECRET_KEY": "load-test", "CALHAMER_DATABASE_URL": "",
+           "CALHAMER_GAMES_PER_ACCOUNT": "0", "CALHAMER_GAMES_PER_ADDRESS": "0",
+           "CALHAMER_GUESTS_PER_ADDRESS": "0"}
     extra = ["--workers", str(web_workers)] if web_workers > 1 else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "calhamer.cli", "serve", "--host", HOST, "--port", str(port),

@@ -532,7 +532,7 @@ def test_only_chosen_order_kinds_may_be_bought(monkeypatch) -> None:
 
     # Registered for this test only: the registry is restored afterwards.
     monkeypatch.setattr(variants, "_REGISTERED", dict(variants._REGISTERED))
-    monkeypatch.setattr(variants, "_FOUND", {})
+    monkeypatch.setattr(variants, "_FOUND", variants.RecentlyUsed(16))
     register_variant(HoldAndSupport)
     position = board(FRANCE_3, variant="dp-hold-support")
     problems = check_bids(position, "FRANCE", ["1 DP: A Bel - Pic", "1 DP: A Hol S A Bel"])

@@ -56,14 +56,14 @@ def test_the_migrated_schema_matches_the_models(database):
     with database.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0005"
+        assert context.get_current_revision() == "0006"
 
 
 def test_migrating_again_changes_nothing(database):
     database.migrate()
     database.migrate()
     with database.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0005"
+        assert MigrationContext.configure(connection).get_current_revision() == "0006"
 
 
 def test_0002_moves_bids_out_of_orders_and_stores_the_views(tmp_path):
@@ -138,3 +138,24 @@ def test_migrating_keeps_every_row_and_leaves_foreign_keys_on(tmp_path):
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     db.dispose()
+
+
+def test_0006_upgrades_from_0005_and_logs_nobody_out(database, judge):
+    """Down to 0005 (no session rows) and up again, on SQLite and PostgreSQL: the games stay,
+    and a token signed before the upgrade keeps working, getting its row when first used."""
+    from sqlalchemy import inspect
+
+    gm = judge.user("gm")
+    judge.new_game(gm)
+    with downgraded(database, "0005") as connection:
+        assert "login_sessions" not in inspect(connection).get_table_names()
+        assert "ix_games_created" not in {i["name"] for i in
+                                          inspect(connection).get_indexes("games")}
+    database.migrate()
+    with database.engine.connect() as connection:
+        assert MigrationContext.configure(connection).get_current_revision() == "0006"
+    r = judge.client.get("/api/sessions", headers=gm.headers)
+    assert r.status_code == 200, r.text
+    assert [(s["kind"], s["current"]) for s in r.json()] == [("api", True)]
+    assert judge.client.get(f"/api/games/{judge.game['id']}", headers=gm.headers).status_code \
+        == 200

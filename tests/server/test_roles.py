@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,7 +101,8 @@ class Caller:
     """One role: a user (or nobody), calling with a fresh client each time.
 
     The bearer token and cookie are signed for the user's session epoch at the time of the
-    call, so a route that logs the user out everywhere does not spoil the later calls."""
+    call, each a session of its own, so a route that logs the user out (everywhere, or this
+    session) does not spoil the later calls."""
 
     app: Any
     user_id: int | None
@@ -114,7 +116,7 @@ class Caller:
             epoch = user.session_epoch
         signer = self.app.state.signer
         return signer.token(self.user_id, epoch), signer.cookie(
-            SessionData(self.user_id, epoch, CSRF))
+            SessionData(self.user_id, epoch, CSRF, secrets.token_hex(6)))
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         token, cookie = self._credentials()
@@ -294,6 +296,9 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("POST", "/api/users"): lambda: {"username": _unique("new"), "password": PASSWORD},
         ("POST", "/api/sessions"): lambda: {"username": "italy", "password": PASSWORD},
         ("DELETE", "/api/sessions"): None,
+        ("GET", "/api/sessions"): None,
+        ("DELETE", "/api/sessions/{session_id}"): None,  # the first session: not theirs all
+        ("GET", "/api/lobby"): None,
         ("GET", "/api/me"): None,
         ("POST", "/api/games"): {"name": "Another", "variant": v.name},
         ("GET", "/api/games"): None,
@@ -334,6 +339,9 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("GET", "/logout"): None,
         ("GET", "/account"): None,
         ("POST", "/account/return-link"): {},
+        ("GET", "/account/sessions"): None,
+        ("POST", "/account/sessions/end-others"): {},
+        ("POST", "/account/sessions/{session_id}/end"): {},
         ("GET", "/return/{token}"): None,
         ("POST", "/return/{token}"): {},
         ("POST", "/games"): {"name": "Another", "variant": v.name},
@@ -372,7 +380,8 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
     out = []
     for code in codes:
         concrete = (path.replace("{game_id}", game_id).replace("{code}", code)
-                    .replace("{power}", "TURKEY").replace("{token}", "no-such-invitation"))
+                    .replace("{power}", "TURKEY").replace("{token}", "no-such-invitation")
+                    .replace("{session_id}", "1"))
         assert "{" not in concrete, f"test_roles.py cannot fill in {path}"
         out.append((concrete, body))
     return out

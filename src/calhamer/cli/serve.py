@@ -60,7 +60,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     try:
         from calhamer.server.config import Settings
-        from calhamer.server.worker import Worker, process_due, sweep_ready
+        from calhamer.server.worker import Worker, process_due, sweep_ready, sweep_unplayed
     except ImportError as exc:
         raise UserError(f"the worker needs {exc.name}, which is in the server extra: "
                         "pip install 'calhamer[server]'") from None
@@ -75,6 +75,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         sweep_ready(db)
         for done in process_due(db, settings):
             print(f"adjudicated {done}", flush=True)
+        for game_id in sweep_unplayed(db, settings):
+            print(f"deleted game {game_id}: nobody played it", flush=True)
         return OK
     worker = Worker(db, settings)
     print(f"calhamer: worker polling {_safe_url(db.url)} every {args.poll} s", file=sys.stderr)

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from calhamer.errors import CalhamerError
+
 if TYPE_CHECKING:
     from calhamer.server.db import Database
 
@@ -64,6 +66,22 @@ class Settings:
     # address in the window; one beyond that is refused (429) before any hashing.
     signup_window_seconds: int = 60 * 60
     signups_per_address: int = 10
+    # New games and guests (each game makes seven seats and a phase for the workers): at most
+    # so many in the sliding window per account and per client address; one beyond that is
+    # refused (429) before anything is made. 0 turns a limit off.
+    creation_window_seconds: int = 60 * 60
+    games_per_account: int = 20
+    games_per_address: int = 30
+    guests_per_address: int = 120
+    # A game nobody has played is deleted this long after anything last happened in it (see
+    # services.expiry.unplayed_games); the workers look every ``expiry_sweep_seconds``. 0: never.
+    unplayed_game_hours: int = 7 * 24
+    expiry_sweep_seconds: float = 600.0
+    # Games in each list of the lobby's pages and of ``GET /api/lobby``.
+    lobby_page_size: int = 25
+    # A session's row records when it was last seen at most this often (seconds), so that a
+    # request reads its session's row and seldom writes it.
+    session_touch_seconds: int = 5 * 60
     # argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 64 * 1024
@@ -88,6 +106,10 @@ class Settings:
             worker_pause_in_transaction=float(env.get("CALHAMER_TEST_WORKER_PAUSE", "0") or 0),
             embedded_worker=env.get("CALHAMER_EMBEDDED_WORKER", "1") not in ("0", "false", "no"),
         )
+        for name in _FROM_ENV:
+            given = env.get(f"CALHAMER_{name.upper()}", "").strip()
+            if given:
+                setattr(settings, name, _whole_number(name, given))
         for key, value in overrides.items():
             setattr(settings, key, value)
         return settings
@@ -100,3 +122,24 @@ class Settings:
         from calhamer.server.db import Database
 
         return Database(self.resolved_database_url(), sqlite_synchronous=self.sqlite_synchronous)
+
+
+# Settings also read from ``CALHAMER_<NAME>`` (whole numbers): the limits an operator tunes.
+_FROM_ENV = ("games_per_account", "games_per_address", "guests_per_address",
+             "unplayed_game_hours", "lobby_page_size")
+
+
+class SettingError(CalhamerError, ValueError):
+    """A setting from the environment that is not valid (the command line says it in one
+    line)."""
+
+
+def _whole_number(name: str, value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise SettingError(f"CALHAMER_{name.upper()} must be a whole number (0 or more), "
+                           f"not {value!r}")
+    return number

@@ -27,9 +27,11 @@ from calhamer.server.security import (
     SessionData,
     Signer,
     TokenError,
+    credential_key,
     new_nonce,
     same_token,
 )
+from calhamer.server.services import sessions
 from calhamer.server.services.common import NotFound
 from calhamer.server.services.games import lock_game
 from calhamer.server.views import Viewer, caller_in_game, viewer_for
@@ -99,11 +101,23 @@ _USER = select(User).where(User.id == bindparam("user_id"))  # built once: every
 SESSION_ENDED = "your session has ended; log in again"
 
 
-def _user(session: Session, user_id: int | None, epoch: int) -> User | None:
+def seen_of(request: Request) -> sessions.Seen:
+    """When and from where this request comes, for its session's row."""
+    settings = cast(Settings, request.app.state.settings)
+    return sessions.Seen(settings.clock(), request.client.host if request.client else "unknown",
+                         request.headers.get("user-agent", ""),
+                         settings.session_touch_seconds, settings.session_max_age)
+
+
+def _user(session: Session, user_id: int | None, epoch: int, key: str, kind: str,
+          request: Request) -> User | None:
+    """The credential's user (None: nobody is logged in); AuthError when it has been ended
+    (the user's epoch moved, or its session's row was ended: ``services.sessions``)."""
     if user_id is None:
         return None
     user = session.scalars(_USER, {"user_id": user_id}).first()
-    if user is None or user.session_epoch != epoch:
+    if (user is None or user.session_epoch != epoch
+            or not sessions.is_open(session, user, key, kind, seen_of(request))):
         raise AuthError(SESSION_ENDED)
     return user
 
@@ -130,7 +144,7 @@ def optional_api_user(request: Request, session: SessionDep, signer: SignerDep) 
     except TokenError as exc:
         raise AuthError("your token has expired; log in again" if exc.expired
                         else "the token is not valid") from None
-    return _user(session, user_id, epoch)
+    return _user(session, user_id, epoch, credential_key(token), sessions.API, request)
 
 
 OptionalApiUser = Annotated[User | None, Depends(optional_api_user)]
@@ -173,6 +187,8 @@ class PendingViewer:
     game_id: str
     user_id: int
     epoch: int
+    key: str  # the token's session (services.sessions)
+    seen: sessions.Seen
 
     def resolve(self, session: Session, *, lock: bool | None = None) -> Viewer:
         """The caller's standing in the game (AuthError: the token's user is gone or logged
@@ -180,7 +196,8 @@ class PendingViewer:
         the game's row is read locked (``games.lock_game``: shared, or exclusive when True),
         as a save would lock it next."""
         user, standing = caller_in_game(session, self.game_id, self.user_id)
-        if user is None or user.session_epoch != self.epoch:
+        if (user is None or user.session_epoch != self.epoch
+                or not sessions.is_open(session, user, self.key, sessions.API, self.seen)):
             raise AuthError(SESSION_ENDED)
         if standing is None:
             raise NotFound()
@@ -211,7 +228,7 @@ async def pending_api_viewer(game_id: str, request: Request) -> PendingViewer:
     except TokenError as exc:
         raise AuthError("your token has expired; log in again" if exc.expired
                         else "the token is not valid") from None
-    pending = PendingViewer(game_id, user_id, epoch)
+    pending = PendingViewer(game_id, user_id, epoch, credential_key(token), seen_of(request))
     # A body that is not valid is refused (422) before the route runs: the handler settles
     # the caller first, so that a stranger is told 401 or 404 as by ``ApiViewer``.
     request.scope[PENDING_KEY] = pending
@@ -231,6 +248,7 @@ class PageSession:
     data: SessionData
     user: User | None
     expired: bool = False  # the browser came with a cookie that is no longer valid
+    key: str | None = None  # the cookie's session (services.sessions), when logged in
 
     @property
     def csrf(self) -> str:
@@ -247,7 +265,9 @@ def page_session(request: Request, session: SessionDep, signer: SignerDep) -> Pa
     if raw:
         try:
             data = signer.read_cookie(raw)
-            return PageSession(data, _user(session, data.user_id, data.epoch))
+            key = credential_key(raw)
+            user = _user(session, data.user_id, data.epoch, key, sessions.BROWSER, request)
+            return PageSession(data, user, key=key if user is not None else None)
         except (TokenError, AuthError):
             expired = True
     data = SessionData(None, 0, new_nonce())

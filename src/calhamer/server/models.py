@@ -48,17 +48,44 @@ class User(Base):
     username: Mapped[str | None] = mapped_column(String(40), unique=True)
     display_name: Mapped[str] = mapped_column(String(60))
     password_hash: Mapped[str | None] = mapped_column(String(255))
-    session_epoch: Mapped[int] = mapped_column(Integer, default=0)  # bump: log out everywhere
+    # Every credential carries the epoch it was signed in; moving it ends them all
+    # (services.sessions.end_all).
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     # A guest's return link is signed over this nonce (security.Signer.return_token): a new
     # nonce revokes the old link, and None (an account) has none.
     return_nonce: Mapped[str | None] = mapped_column(String(32))
 
 
+class LoginSession(Base):
+    """One browser's login or one API token: what the sessions page lists and ends.
+
+    ``key`` is a digest of the signed cookie or token itself (``security.credential_key``), so
+    the table holds nothing that opens a session. A credential is accepted while its user's
+    ``session_epoch`` is the one it carries and its row is not ended; ``last_seen`` and
+    ``address`` are brought up to date at most every ``Settings.session_touch_seconds``."""
+
+    __tablename__ = "login_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))  # "browser" or "api"
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_seen: Mapped[datetime] = mapped_column(DateTime)
+    address: Mapped[str] = mapped_column(String(64))
+    agent: Mapped[str] = mapped_column(String(120))  # the client's User-Agent, shortened
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_login_sessions_user", "user_id"),
+                      Index("ix_login_sessions_created", "created_at"))
+
+
 class LoginFailure(Base):
     """A failed (or still being checked) login, by user name (``scope`` "account") and by
     client address ("address"): the sliding window that limits guessing passwords. Kept in
-    the database so that every web process counts the same attempts."""
+    the database so that every web process counts the same attempts. Sign-ups ("signup"),
+    new games ("game-user", "game-addr") and new guests ("guest-addr") are counted here the
+    same way (``services.limits``)."""
 
     __tablename__ = "login_failures"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -99,7 +126,8 @@ class GameRow(Base):
         back_populates="game", order_by="Seat.id", lazy="selectin"
     )
 
-    __table_args__ = (Index("ix_games_due", "status", "deadline"),)
+    __table_args__ = (Index("ix_games_due", "status", "deadline"),
+                      Index("ix_games_created", "created_at"))
 
 
 class Seat(Base):

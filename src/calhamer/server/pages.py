@@ -72,7 +72,8 @@ def render_error(request: Request, status: int, message: str,
     """An error page; ``context`` may add ``back`` (the page to go back to) and ``typed``
     (a :class:`Typed`: what the player typed, given back to them)."""
     titles = {400: "That did not work", 401: "Please log in again", 403: "Not allowed",
-              404: "Not found", 409: "Not now", 413: "Too large", 422: "That did not work"}
+              404: "Not found", 409: "Not now", 413: "Too large", 422: "That did not work",
+              429: "Not so fast"}
     return render(request, "error.html",
                   {"status": status, "title": titles.get(status, "Error"), "message": message,
                    **(context or {})},

@@ -112,6 +112,18 @@ class TokenOut(BaseModel):
     user: UserOut
 
 
+class SessionOut(BaseModel):
+    """One of your sessions: a browser's login or an API token (``kind``)."""
+
+    id: int
+    kind: Literal["browser", "api"]
+    created_at: UtcTime
+    last_seen: UtcTime  # to within a few minutes (Settings.session_touch_seconds)
+    address: str  # the client's address when last seen
+    agent: str  # its User-Agent, shortened
+    current: bool  # the session this request was made with
+
+
 # -- games ----------------------------------------------------------------------------------------
 
 
@@ -168,6 +180,33 @@ class GameOut(BaseModel):
 class GameGMOut(GameOut):
     seats: list[SeatGMOut]  # type: ignore[assignment]
     last_error: str | None
+
+
+class FreePowerOut(BaseModel):
+    power: str  # its code, as the API names powers
+    name: str
+    invite: str  # the invitation token, for POST /api/join
+
+
+class OpenGameOut(BaseModel):
+    """A game listed in the lobby: what it shows everyone, and its free powers."""
+
+    id: str
+    name: str
+    variant: str
+    press: str
+    phase: str
+    phase_name: str
+    free: list[FreePowerOut]
+
+
+class LobbyOut(BaseModel):
+    """A page of the lobby's open games, newest first."""
+
+    games: list[OpenGameOut]
+    page: int
+    page_size: int
+    next_page: int | None  # None: this is the last page
 
 
 class JoinIn(In):

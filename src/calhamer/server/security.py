@@ -1,10 +1,12 @@
 """Passwords, signed session tokens and CSRF tokens.
 
 A browser holds one signed cookie: ``{"u": user id or None, "e": the user's session epoch,
-"c": a random CSRF nonce}``. Every form carries the nonce and a POST is refused unless it
-matches the cookie's. Bots send ``Authorization: Bearer <token>``, a token signed with another
-salt, so a cookie is never accepted as a bearer token or the other way round. Both expire
-after ``Settings.session_max_age`` seconds; logging out everywhere bumps the epoch.
+"c": a random CSRF nonce, "s": a random session nonce}``. Every form carries the CSRF nonce
+and a POST is refused unless it matches the cookie's. Bots send ``Authorization: Bearer
+<token>``, a token signed with another salt, so a cookie is never accepted as a bearer token
+or the other way round. Both expire after ``Settings.session_max_age`` seconds. Each is also
+a row of ``login_sessions``, found by a digest of the credential (:func:`credential_key`), so
+that one can be ended alone; ending them all moves the epoch (``services.sessions``).
 
 A guest's return link carries ``{"u": user id, "n": the user's return nonce}``, signed with a
 third salt and without an expiry (it is meant to outlive a lost cookie); it stops working
@@ -13,6 +15,7 @@ when the guest makes a new one (a new nonce) or signs up (no nonce).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
@@ -46,9 +49,14 @@ class SessionData:
     user_id: int | None
     epoch: int
     csrf: str
+    # Makes each login's cookie its own session, whatever its CSRF token (a login draws it).
+    nonce: str = ""
 
     def dump(self) -> dict[str, Any]:
-        return {"u": self.user_id, "e": self.epoch, "c": self.csrf}
+        data: dict[str, Any] = {"u": self.user_id, "e": self.epoch, "c": self.csrf}
+        if self.nonce:
+            data["s"] = self.nonce
+        return data
 
 
 def new_nonce() -> str:
@@ -79,12 +87,13 @@ class Signer:
         try:
             user = payload["u"]
             return SessionData(None if user is None else int(user), int(payload["e"]),
-                               str(payload["c"]))
+                               str(payload["c"]), str(payload.get("s", "")))
         except (KeyError, TypeError, ValueError):
             raise TokenError(expired=False) from None
 
     def token(self, user_id: int, epoch: int) -> str:
-        return self._bearer.dumps({"u": user_id, "e": epoch})
+        # The nonce makes two tokens signed in the same second two sessions.
+        return self._bearer.dumps({"u": user_id, "e": epoch, "n": new_nonce()[:12]})
 
     def read_token(self, value: str) -> tuple[int, int]:
         payload = _loads(self._bearer, value, self.max_age)
@@ -92,7 +101,6 @@ class Signer:
             return int(payload["u"]), int(payload["e"])
         except (KeyError, TypeError, ValueError):
             raise TokenError(expired=False) from None
-
 
     def return_token(self, user_id: int, nonce: str) -> str:
         """The secret part of a guest's return link."""
@@ -117,6 +125,12 @@ def _loads(serializer: URLSafeTimedSerializer, value: str, max_age: int) -> Any:
     if not isinstance(payload, dict):
         raise TokenError(expired=False)
     return payload
+
+
+def credential_key(value: str) -> str:
+    """The key of a cookie's or token's session row: a digest of the signed value, so the
+    database keeps nothing that would open the session."""
+    return hashlib.sha256(value.encode()).hexdigest()
 
 
 def same_token(given: str | None, expected: str) -> bool:

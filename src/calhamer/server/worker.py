@@ -11,6 +11,10 @@ A worker starting up first sweeps for games that wait for nothing: every power t
 is ready, yet no adjudication was asked for (ready marks given while a game was paused did not
 ask for one before resuming learned to count them). Without the sweep such a game would sit
 until its deadline, or for ever when it has none.
+
+Every ``Settings.expiry_sweep_seconds`` (and in ``calhamer worker --once``) a worker also
+deletes the games nobody has played (``expiry.unplayed_games``), each under its row's
+exclusive lock, and the guests whose only games those were.
 """
 
 from __future__ import annotations
@@ -19,11 +23,17 @@ import logging
 import os
 import socket
 import threading
+import time
 from datetime import timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
+from calhamer.server.models import User
 from calhamer.server.services import adjudication, results
+from calhamer.server.services.expiry import expire_unplayed, forgotten_guests, unplayed_games
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.orders import request_if_all_ready
 from calhamer.views import PowerView
@@ -53,6 +63,37 @@ def sweep_ready(db: Database) -> list[str]:
     for game_id in asked:
         logger.info("game %s had every power ready: asked for its adjudication", game_id)
     return asked
+
+
+def sweep_unplayed(db: Database, settings: Settings, limit: int = 500) -> list[str]:
+    """Delete the games nobody has played (at most ``limit`` a sweep), then the guests left
+    with no game; return the ids of the games deleted. Each game is deleted in a transaction
+    of its own, decided again under its row's lock (``expiry.expire_unplayed``)."""
+    hours = settings.unplayed_game_hours
+    if hours <= 0:
+        return []
+    now = settings.clock()
+    with db.session() as session:
+        candidates = list(session.scalars(unplayed_games(now, hours).limit(limit)))
+    deleted: list[str] = []
+    for game_id in candidates:
+        with db.transaction() as session:
+            if expire_unplayed(session, game_id, now=now, hours=hours):
+                deleted.append(game_id)
+    guests: list[int] = []
+    try:
+        with db.transaction() as session:
+            guests = list(session.scalars(forgotten_guests(now, hours).limit(limit)))
+            if guests:  # decided again in the statement itself, should one have come back
+                session.execute(delete(User).where(
+                    User.id.in_(guests),
+                    User.id.in_(forgotten_guests(now, hours).subquery().select())))
+    except IntegrityError:  # one took a seat at this very moment: they stay, until next time
+        guests = []
+    if deleted or guests:
+        logger.info("deleted %d games nobody played and %d guests left with none",
+                    len(deleted), len(guests))
+    return deleted
 
 
 def process_one(db: Database, settings: Settings, name: str | None = None) -> str | None:
@@ -117,10 +158,14 @@ class Worker:
             sweep_ready(self.db)
         except Exception:  # the database went away: the rounds below will say so again
             logger.exception("sweeping for ready games failed")
+        swept = float("-inf")
         while not self.stopping.is_set():
             try:
                 for done in process_due(self.db, self.settings, self.name):
                     logger.info("adjudicated %s", done)
+                if time.monotonic() - swept >= self.settings.expiry_sweep_seconds:
+                    swept = time.monotonic()
+                    sweep_unplayed(self.db, self.settings)
             except Exception:  # the database went away: log it and try again later
                 logger.exception("worker round failed")
             self.wakeup.wait(self.settings.worker_poll_seconds)

@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from calhamer.errors import CalhamerError
+from calhamer.recent import RecentlyUsed
 from calhamer.variant import STANDARD, Variant
 
 if TYPE_CHECKING:
@@ -48,9 +49,12 @@ BUILT_IN: dict[str, tuple[str, tuple[str, ...]]] = {
     "superdiplomacy-fog": ("calhamer.variants.presets:SuperdiplomacyUnderFog", ("super-fog",)),
 }
 
+# The shipped, registered and plugin variants, once loaded, are kept here for good (one shared
+# instance each, never forgotten); ``_FOUND`` only saves working a name out again.
 _LOADED: dict[str, Variant] = {"standard": STANDARD}  # name -> the one shared instance
 _REGISTERED: dict[str, type[Variant]] = {}  # classes given to register_variant, by name
-_FOUND: dict[str, Variant] = {}  # name as asked -> variant (a cache for the edges)
+FOUND_CACHE_SIZE = 512
+_FOUND: RecentlyUsed[str, Variant] = RecentlyUsed(FOUND_CACHE_SIZE)  # name as asked -> variant
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
@@ -137,13 +141,14 @@ def find_variant(name: str | Variant) -> Variant:
             found = composition.compose(name, presets=all_variants)
         else:
             found = composition.load_variant_file(name.strip(), presets=all_variants)
-        _FOUND[name] = found
+        _FOUND.put(name, found)
         return found
     key = _name_for(name.strip().lower())
     if key is None:
         known = ", ".join(variant_names())
         raise CalhamerError(f"there is no variant {name!r}; the variants are: {known}")
-    found = _FOUND[name] = _load(key)
+    found = _load(key)
+    _FOUND.put(name, found)
     return found
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from calhamer.errors import CalhamerError
+from calhamer.recent import RecentlyUsed
 from calhamer.variant import RuleModule, Variant
 
 __all__ = ["MODULES", "REFUSES_EDITION", "VariantSpec", "compose", "find_module",
@@ -60,7 +61,10 @@ REFUSES_EDITION: dict[str, str] = {
 _ALIASES = {"colors": "colours", "fog-of-war": "fog", "dp": "neutrals", "dp-neutrals": "neutrals",
             "flexible": "flexible-builds", "stack": "stacks"}
 
-_COMPOSED: dict[str, Variant] = {}  # canonical spec text -> the variant made for it
+# Canonical spec text -> the variant made for it, the most recently used kept: a preset is
+# never in it (``compose`` finds the presets first), so the shipped variants are always found.
+COMPOSED_CACHE_SIZE = 256
+_COMPOSED: RecentlyUsed[str, Variant] = RecentlyUsed(COMPOSED_CACHE_SIZE)
 
 # Written in place of the modules for the standard rules on a board (``island.toml+standard``).
 STANDARD = "standard"
@@ -277,7 +281,8 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     )
     bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
     cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
-    found = _COMPOSED[key] = cls()
+    found = cls()
+    _COMPOSED.put(key, found)
     return found
 
 

@@ -7,6 +7,11 @@ create a game, on their game pages and their account page: opening it in any bro
 them in as that guest again. Making a new one revokes the old one, and signing up (which
 keeps their games) revokes it for good: from then on they log in with their password.
 
+Every login is a session that can be ended (``services.sessions``): logging out ends this
+browser's; a guest's new return link and a guest's sign-up end all of the guest's others
+(whoever used a leaked link is logged out); ``/account/sessions`` lists one's browsers and
+API tokens (when made, when last seen, from which address) and ends any of them.
+
 Failed logins are limited per user name and per client address, in a sliding window kept in
 the database (``login_failures``) so that every web process counts the same attempts. Each
 attempt is recorded before its password is hashed and counted after, so that attempts made
@@ -17,7 +22,6 @@ the same table, since each one hashes a password too.
 
 from __future__ import annotations
 
-import math
 import secrets
 from datetime import datetime, timedelta
 from typing import Annotated
@@ -27,10 +31,10 @@ from pydantic import ValidationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from starlette.exceptions import HTTPException
 
 from calhamer.server.config import Settings
 from calhamer.server.deps import (
+    SET_COOKIE_KEY,
     ApiUser,
     Csrf,
     Now,
@@ -39,22 +43,33 @@ from calhamer.server.deps import (
     SessionDep,
     SettingsDep,
     SignerDep,
+    seen_of,
     set_session_cookie,
 )
-from calhamer.server.models import LoginFailure, User
+from calhamer.server.models import LoginFailure, LoginSession, User
 from calhamer.server.pages import redirect, render, render_error
 from calhamer.server.present import base_url, user_out
-from calhamer.server.schemas import LoginIn, SignupIn, TokenOut, UserOut
+from calhamer.server.schemas import (
+    ErrorOut,
+    LoginIn,
+    SessionOut,
+    SignupIn,
+    TokenOut,
+    UserOut,
+)
 from calhamer.server.security import (
     Passwords,
     SessionData,
     Signer,
     TokenError,
+    credential_key,
     new_nonce,
     same_token,
 )
-from calhamer.server.services.common import Conflict, Invalid
+from calhamer.server.services import sessions
+from calhamer.server.services.common import Conflict, Invalid, NotFound
 from calhamer.server.services.games import games_of
+from calhamer.server.services.limits import Limit, TooManyAttempts, in_words, reserve, wait_for
 
 api = APIRouter(prefix="/api", tags=["accounts"])
 pages = APIRouter(include_in_schema=False)
@@ -76,22 +91,6 @@ def create_user(session: Session, *, passwords: Passwords, signup: SignupIn,
     return user
 
 
-class TooManyAttempts(HTTPException):
-    """A login or sign-up refused because too many came before it (429, with when to try
-    again)."""
-
-    def __init__(self, message: str, wait: int) -> None:
-        super().__init__(429, message, headers={"Retry-After": str(wait)})
-        self.wait = wait
-
-
-def _in_words(seconds: int) -> str:
-    if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
 def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
              mine: list[LoginFailure], since: datetime, now: datetime) -> TooManyAttempts | None:
     """Why this attempt is refused (None: it is not): too many other attempts under one of
@@ -111,11 +110,10 @@ def _refusal(session: Session, settings: Settings, keys: list[tuple[str, str]],
         if len(times) < limit:
             continue
         # Free again once enough of them have left the window for this one to fit.
-        frees = times[len(times) - limit] + timedelta(seconds=settings.login_window_seconds)
-        wait = max(1, math.ceil((frees - now).total_seconds()))
+        wait = wait_for(times, limit, settings.login_window_seconds, now)
         if worst is None or wait > worst.wait:
             worst = TooManyAttempts(f"too many failed logins {where}; try again in "
-                                  f"{_in_words(wait)}", wait)
+                                    f"{in_words(wait)}", wait)
     return worst
 
 
@@ -123,26 +121,8 @@ def limit_signups(session: Session, *, settings: Settings, address: str,
                   now: datetime) -> None:
     """Count a sign-up from ``address``; TooManyAttempts (before any hashing) if too many came
     from there in the window. Recorded first and counted after, as failed logins are."""
-    key = address[:64]
-    since = now - timedelta(seconds=settings.signup_window_seconds)
-    session.execute(delete(LoginFailure).where(LoginFailure.scope == "signup",
-                                               LoginFailure.at <= since))
-    mine = LoginFailure(scope="signup", key=key, at=now)
-    session.add(mine)
-    session.commit()
-    times = [at for row_id, at in session.execute(
-        select(LoginFailure.id, LoginFailure.at)
-        .where(LoginFailure.scope == "signup", LoginFailure.key == key, LoginFailure.at > since)
-        .order_by(LoginFailure.at, LoginFailure.id)) if row_id != mine.id]
-    limit = settings.signups_per_address
-    if len(times) < limit:
-        return
-    session.delete(mine)  # a refused sign-up does not make the wait longer
-    session.commit()
-    frees = times[len(times) - limit] + timedelta(seconds=settings.signup_window_seconds)
-    wait = max(1, math.ceil((frees - now).total_seconds()))
-    raise TooManyAttempts(f"too many sign-ups from your address; try again in {_in_words(wait)}",
-                          wait)
+    reserve(session, [Limit("signup", address[:64], settings.signups_per_address,
+                            settings.signup_window_seconds, "sign-ups from your address")], now)
 
 
 def authenticate(session: Session, *, passwords: Passwords, login: LoginIn, address: str,
@@ -179,14 +159,26 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def token_out(signer: Signer, user: User) -> TokenOut:
-    return TokenOut(token=signer.token(user.id, user.session_epoch),
+def issue_token(request: Request, session: Session, signer: Signer, user: User) -> str:
+    """A new API token for ``user``, and its session's row (committed)."""
+    token = signer.token(user.id, user.session_epoch)
+    sessions.start(session, user, credential_key(token), sessions.API, seen_of(request))
+    session.commit()
+    return token
+
+
+def token_out(request: Request, session: Session, signer: Signer, user: User) -> TokenOut:
+    return TokenOut(token=issue_token(request, session, signer, user),
                     expires_in=signer.max_age, user=user_out(user))
 
 
-def log_in_browser(request: Request, signer: Signer, user: User) -> None:
-    """Start a fresh browser session for ``user`` (a new CSRF token too)."""
-    set_session_cookie(request, signer, SessionData(user.id, user.session_epoch, new_nonce()))
+def log_in_browser(request: Request, session: Session, signer: Signer, user: User) -> None:
+    """Start a fresh browser session for ``user`` (a new CSRF token too), its row committed."""
+    cookie = signer.cookie(SessionData(user.id, user.session_epoch, new_nonce(),
+                                       new_nonce()[:12]))
+    sessions.start(session, user, credential_key(cookie), sessions.BROWSER, seen_of(request))
+    session.commit()
+    request.scope[SET_COOKIE_KEY] = cookie
 
 
 def guest(session: Session, *, name: str, now: datetime) -> User:
@@ -242,7 +234,7 @@ def api_signup(body: SignupIn, request: Request, session: SessionDep, passwords:
     limit_signups(session, settings=settings, address=client_address(request), now=now)
     user = create_user(session, passwords=passwords, signup=body, now=now)
     session.commit()
-    return token_out(signer, user)
+    return token_out(request, session, signer, user)
 
 
 @api.post("/sessions", response_model=TokenOut, summary="Log in (get a bearer token)",
@@ -250,9 +242,9 @@ def api_signup(body: SignupIn, request: Request, session: SessionDep, passwords:
           "the answer is 429, saying (and `Retry-After` giving in seconds) when to try again.")
 def api_login(body: LoginIn, request: Request, session: SessionDep, passwords: PasswordsDep,
               signer: SignerDep, settings: SettingsDep, now: Now) -> TokenOut:
-    return token_out(signer, authenticate(session, passwords=passwords, login=body,
-                                          address=client_address(request), settings=settings,
-                                          now=now))
+    user = authenticate(session, passwords=passwords, login=body,
+                        address=client_address(request), settings=settings, now=now)
+    return token_out(request, session, signer, user)
 
 
 @api.get("/me", response_model=UserOut, summary="Who the token belongs to")
@@ -260,9 +252,45 @@ def api_me(user: ApiUser) -> UserOut:
     return user_out(user)
 
 
-@api.delete("/sessions", status_code=204, summary="Log out everywhere (every token ends)")
-def api_logout_everywhere(user: ApiUser, session: SessionDep) -> Response:
-    user.session_epoch += 1
+@api.delete("/sessions", status_code=204,
+            summary="Log out everywhere (every token and browser session ends)")
+def api_logout_everywhere(user: ApiUser, session: SessionDep, now: Now) -> Response:
+    sessions.end_all(session, user, now)
+    session.commit()
+    return Response(status_code=204)
+
+
+def _session_out(row: LoginSession, current: str | None) -> SessionOut:
+    return SessionOut(id=row.id, kind="api" if row.kind == sessions.API else "browser",
+                      created_at=row.created_at, last_seen=row.last_seen, address=row.address,
+                      agent=row.agent, current=row.key == current)
+
+
+def _token_key(request: Request) -> str:
+    """The session key of the bearer token this request was made with."""
+    return credential_key(request.headers.get("authorization", "").partition(" ")[2].strip())
+
+
+@api.get("/sessions", response_model=list[SessionOut],
+         summary="Your sessions: browsers logged in and API tokens",
+         description="Each with when it was made, when it was last seen (to within a few "
+         "minutes) and from which address; `current` marks the token of this request.")
+def api_sessions(user: ApiUser, request: Request, session: SessionDep) -> list[SessionOut]:
+    current = _token_key(request)
+    session.commit()  # a fresh snapshot: the row of a token first seen just now is listed
+    return [_session_out(row, current)
+            for row in sessions.sessions_of(session, user, seen_of(request))]
+
+
+@api.delete("/sessions/{session_id}", status_code=204,
+            summary="End one of your sessions (a browser's login or a token)",
+            description="404 when you have no such session open. Ending the session of this "
+                        "request's own token logs that token out.",
+            responses={404: {"model": ErrorOut, "description": "You have no such session open "
+                             "(it is another account's, has ended, or never was)."}})
+def api_end_session(session_id: int, user: ApiUser, session: SessionDep, now: Now) -> Response:
+    if not sessions.end(session, user, session_id, now):
+        raise NotFound()
     session.commit()
     return Response(status_code=204)
 
@@ -285,6 +313,9 @@ def signup(request: Request, page: PageDep, _: Csrf, session: SessionDep,
         limit_signups(session, settings=settings, address=client_address(request), now=now)
         if page.user is not None and page.user.username is None:
             user = _claim(session, passwords, page.user, body)  # a guest keeps their games
+            # Whoever came in as the guest (a return link, a copied cookie) is logged out:
+            # from now on the way in is the password.
+            sessions.end_all(session, user, now)
         else:
             user = create_user(session, passwords=passwords, signup=body, now=now)
     except ValidationError as exc:
@@ -297,7 +328,7 @@ def signup(request: Request, page: PageDep, _: Csrf, session: SessionDep,
                                                "username": username},
                       status=429, headers={"Retry-After": str(exc.wait)})
     session.commit()
-    log_in_browser(request, signer, user)
+    log_in_browser(request, session, signer, user)
     return redirect("/")
 
 
@@ -338,7 +369,7 @@ def login(request: Request, page: PageDep, _: Csrf, session: SessionDep,
         return render(request, "login.html", {"page": page, "username": username,
                                               "error": exc.detail},
                       status=429, headers={"Retry-After": str(exc.wait)})
-    log_in_browser(request, signer, user)
+    log_in_browser(request, session, signer, user)
     return redirect("/")
 
 
@@ -351,7 +382,12 @@ def logout_page(request: Request, page: PageDep, settings: SettingsDep,
 
 
 @pages.post("/logout")
-def logout(request: Request, page: PageDep, _: Csrf, signer: SignerDep) -> Response:
+def logout(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer: SignerDep,
+           now: Now) -> Response:
+    """End this browser's session: its cookie, copied anywhere, opens nothing any more."""
+    if page.key is not None:
+        sessions.end_key(session, page.key, now)
+        session.commit()
     set_session_cookie(request, signer, SessionData(None, 0, new_nonce()))
     return redirect("/")
 
@@ -366,15 +402,19 @@ def account_page(request: Request, page: PageDep, settings: SettingsDep,
 
 
 @pages.post("/account/return-link")
-def new_return_link(request: Request, page: PageDep, _: Csrf, session: SessionDep) -> Response:
-    """A guest's new return link; the old one stops working."""
+def new_return_link(request: Request, page: PageDep, _: Csrf, session: SessionDep,
+                    signer: SignerDep, now: Now) -> Response:
+    """A guest's new return link; the old one stops working, and every other session of the
+    guest ends (whoever came in with a leaked link is logged out). This browser stays in."""
     if page.user is None:
         return redirect("/login")
     if page.user.username is not None:
         raise Conflict("only a guest has a return link; you log in with your user name and "
                        "password")
     page.user.return_nonce = new_return_nonce()
+    sessions.end_all(session, page.user, now)
     session.commit()
+    log_in_browser(request, session, signer, page.user)
     return redirect("/account?new_link=1#return")
 
 
@@ -398,7 +438,7 @@ def return_(token: str, request: Request, page: PageDep, _: Csrf, session: Sessi
     user = guest_of_return_token(session, signer, token)
     if user is None:
         return render_error(request, 404, RETURN_REFUSED)
-    log_in_browser(request, signer, user)
+    log_in_browser(request, session, signer, user)
     return redirect("/")
 
 
@@ -407,3 +447,45 @@ def _form_error(request: Request, page: object, template: str, exc: ValidationEr
     problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}"
                          for e in exc.errors())
     return render(request, template, {"page": page, "error": problems, **context}, status=400)
+
+
+# -- the sessions page ---------------------------------------------------------------------------
+
+
+@pages.get("/account/sessions")
+def sessions_page(request: Request, page: PageDep, session: SessionDep) -> Response:
+    """Where one is logged in: each browser and API token, this browser's marked."""
+    if page.user is None:
+        return redirect("/login")
+    session.commit()  # a fresh snapshot: the row of a cookie first seen just now is listed
+    rows = sessions.sessions_of(session, page.user, seen_of(request))
+    return render(request, "sessions.html", {
+        "page": page, "sessions": [_session_out(row, page.key) for row in rows]})
+
+
+@pages.post("/account/sessions/end-others")
+def end_other_sessions(request: Request, page: PageDep, _: Csrf, session: SessionDep,
+                       signer: SignerDep, now: Now) -> Response:
+    """End every session but this browser's (which starts afresh: every credential signed
+    before, tokens and sessions not yet listed included, stops working)."""
+    if page.user is None:
+        return redirect("/login")
+    sessions.end_all(session, page.user, now)
+    session.commit()
+    log_in_browser(request, session, signer, page.user)
+    return redirect("/account/sessions?ended=others")
+
+
+@pages.post("/account/sessions/{session_id}/end")
+def end_session(session_id: int, request: Request, page: PageDep, _: Csrf, session: SessionDep,
+                signer: SignerDep, now: Now) -> Response:
+    """End one session; this browser's own is logging out."""
+    if page.user is None:
+        return redirect("/login")
+    if not sessions.end(session, page.user, session_id, now):
+        raise NotFound()
+    session.commit()
+    if page.key is not None and sessions.key_of(session, session_id) == page.key:
+        set_session_cookie(request, signer, SessionData(None, 0, new_nonce()))
+        return redirect("/")
+    return redirect("/account/sessions?ended=one")

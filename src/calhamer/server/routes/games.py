@@ -32,19 +32,29 @@ from calhamer.server.models import GameRow, Message, PhaseRow, User
 from calhamer.server.names import clean_name
 from calhamer.server.pages import redirect, render
 from calhamer.server.routes import live
-from calhamer.server.routes.accounts import guest, log_in_browser, return_url
+from calhamer.server.routes.accounts import client_address, guest, log_in_browser, return_url
 from calhamer.server.routes.bids import bids_context
 from calhamer.server.routes.pictures import possible_orders_for
 from calhamer.server.schemas import (
     ControlIn,
     Deadlines,
+    ErrorOut,
     GameGMOut,
     GameIn,
     GameNowOut,
     GameOut,
     SeatChangeOut,
 )
-from calhamer.server.services import common, controls, games, orders, press, results, seats
+from calhamer.server.services import (
+    common,
+    controls,
+    games,
+    limits,
+    orders,
+    press,
+    results,
+    seats,
+)
 from calhamer.server.services.common import Invalid, NotFound
 from calhamer.server.views import Viewer, viewer_for
 from calhamer.variants import find_variant
@@ -79,10 +89,15 @@ def _wake_worker(request: Request) -> None:
 # -- API ------------------------------------------------------------------------------------------
 
 
-@api.post("", response_model=GameGMOut, status_code=201, summary="Create a game (you are its GM)")
+@api.post("", response_model=GameGMOut, status_code=201, summary="Create a game (you are its GM)",
+          description="After too many new games from your account or your address the answer "
+          "is 429, saying (and `Retry-After` giving in seconds) when to try again.",
+          responses={429: {"model": ErrorOut, "description": "Too many new games lately."}})
 def api_create(body: GameIn, request: Request, session: SessionDep, user: ApiUser, now: Now,
                settings: SettingsDep) -> GameGMOut:
-    game = _create(session, user, body, now)
+    counts = limits.game_limits(settings, client_address(request), user.id)
+    with limits.counted(session, counts, now):
+        game = _create(session, user, body, now)
     session.commit()
     viewer = Viewer(user, game, True, None)
     return present.game_gm_out(session, viewer, present.base_url(settings, str(request.base_url)))
@@ -189,7 +204,8 @@ def home(request: Request, page: PageDep, session: SessionDep) -> Response:
 
 @pages.post("/games")
 def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer: SignerDep,
-           now: Now, form: Annotated[FormData, Depends(_form)], name: Annotated[str, Form()] = "",
+           now: Now, settings: SettingsDep, form: Annotated[FormData, Depends(_form)],
+           name: Annotated[str, Form()] = "",
            variant: Annotated[str, Form()] = "standard", rules: Annotated[str, Form()] = "",
            press: Annotated[str, Form()] = "full",
            movement: Annotated[str, Form()] = "1440", retreat: Annotated[str, Form()] = "720",
@@ -218,16 +234,25 @@ def create(request: Request, page: PageDep, _: Csrf, session: SessionDep, signer
                 gm_name = clean_name(gm_name[:200], limit=60, what="your name", required=False)
             except ValueError as exc:
                 raise Invalid(str(exc)) from None
-        user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
-        game = _create(session, user, body, now)
+        address = client_address(request)
+        counts = limits.game_limits(settings, address, page.user.id if page.user else None)
+        if page.user is None:
+            counts += limits.guest_limits(settings, address)
+        with limits.counted(session, counts, now):
+            user = page.user or guest(session, name=gm_name or "Gamemaster", now=now)
+            game = _create(session, user, body, now)
     except (ValidationError, Invalid) as exc:
         message = str(exc) if isinstance(exc, Invalid) else "; ".join(
             f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
         return render(request, "home.html", {"page": page, "games": [], "error": message,
                                              **_choices(), "chosen": choice}, status=400)
+    except limits.TooManyAttempts as exc:  # the form comes back as it was sent
+        return render(request, "home.html", {"page": page, "games": [], "error": exc.detail,
+                                             **_choices(), "chosen": choice},
+                      status=429, headers={"Retry-After": str(exc.wait)})
     session.commit()
     if page.user is None:
-        log_in_browser(request, signer, user)
+        log_in_browser(request, session, signer, user)
     return redirect(f"/games/{game.id}")
 
 

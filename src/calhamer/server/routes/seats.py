@@ -20,9 +20,15 @@ from calhamer.server.deps import (
 )
 from calhamer.server.names import clean_name
 from calhamer.server.pages import redirect, render
-from calhamer.server.routes.accounts import guest, log_in_browser, return_url
-from calhamer.server.schemas import JoinIn, JoinOut, SeatGMOut
-from calhamer.server.services import seats
+from calhamer.server.routes.accounts import (
+    client_address,
+    guest,
+    issue_token,
+    log_in_browser,
+    return_url,
+)
+from calhamer.server.schemas import ErrorOut, JoinIn, JoinOut, SeatGMOut
+from calhamer.server.services import limits, seats
 from calhamer.server.services.common import Invalid
 
 api = APIRouter(prefix="/api", tags=["players"])
@@ -31,15 +37,21 @@ pages = APIRouter(include_in_schema=False)
 
 @api.post("/join", response_model=JoinOut, summary="Take a power with its invitation token",
           description="Without a bearer token a guest user is made for you; keep the token "
-          "this returns, and its `return_url`: opened in a browser, it logs the guest in.")
+          "this returns, and its `return_url`: opened in a browser, it logs the guest in. "
+          "After too many guests made from your address the answer is 429, saying (and "
+          "`Retry-After` giving in seconds) when to try again.",
+          responses={429: {"model": ErrorOut, "description": "Too many new guests lately."}})
 def api_join(body: JoinIn, request: Request, session: SessionDep, user: OptionalApiUser,
              signer: SignerDep, settings: SettingsDep, now: Now) -> JoinOut:
     seats.seat_for_invite(session, body.invite)  # an unknown invitation: 404, no guest made
-    user = user or guest(session, name=body.name or "Player", now=now)
-    seat = seats.join(session, token=body.invite, user=user, now=now)
+    counts = [] if user else limits.guest_limits(settings, client_address(request))
+    with limits.counted(session, counts, now):
+        user = user or guest(session, name=body.name or "Player", now=now)
+        seat = seats.join(session, token=body.invite, user=user, now=now)
     session.commit()
     return JoinOut(game_id=seat.game_id, power=seat.power,
-                   token=signer.token(user.id, user.session_epoch), user=present.user_out(user),
+                   token=issue_token(request, session, signer, user),
+                   user=present.user_out(user),
                    return_url=return_url(request, settings, signer, user))
 
 
@@ -65,18 +77,21 @@ def join_page(token: str, request: Request, page: PageDep, session: SessionDep) 
 
 @pages.post("/join/{token}")
 def join(token: str, request: Request, page: PageDep, _: Csrf, session: SessionDep,
-         signer: SignerDep, now: Now, name: Annotated[str, Form()] = "") -> Response:
+         signer: SignerDep, settings: SettingsDep, now: Now,
+         name: Annotated[str, Form()] = "") -> Response:
     seats.seat_for_invite(session, token)
     if page.user is None:
         try:
             name = clean_name(name[:200], limit=60, what="your name", required=False)
         except ValueError as exc:
             raise Invalid(str(exc)) from None
-    user = page.user or guest(session, name=name or "Player", now=now)
-    seat = seats.join(session, token=token, user=user, now=now)
+    counts = [] if page.user else limits.guest_limits(settings, client_address(request))
+    with limits.counted(session, counts, now):  # too many: 429, an error page saying when
+        user = page.user or guest(session, name=name or "Player", now=now)
+        seat = seats.join(session, token=token, user=user, now=now)
     session.commit()
     if page.user is None:
-        log_in_browser(request, signer, user)
+        log_in_browser(request, session, signer, user)
     return redirect(f"/games/{seat.game_id}")
 
 

@@ -8,8 +8,11 @@ the library's :class:`calhamer.game.Game` does, and these modules store what it 
 
 The modules depend on each other one way only, each on those before it:
 
+- ``sessions``: each login a row, ended one by one or all at once;
+- ``limits``: sliding windows on new games and guests (and sign-ups), kept in the database;
 - ``common``: the refusals (NotFound, Conflict, Invalid), a phase's position and variant;
 - ``games``: creating, finding and locking games, deadlines, the game log;
+- ``expiry``: games nobody played, deleted under their row's lock;
 - ``seats``: who plays which power, joining by invitation, replacing a player;
 - ``orders``: checking and saving orders, ready marks, which orders a viewer may read;
 - ``controls``: the gamemaster's pause, resume, extend, process and end;

@@ -336,11 +336,16 @@ def lock_for_gm(session: Session, viewer: Viewer) -> GameRow:
     return lock_game(session, viewer.game.id, exclusive=True)
 
 
+def games_of_query(user: User) -> Select[GameRow]:
+    """The games ``user`` runs or plays in, newest first (a statement, to page or filter)."""
+    seated = select(Seat.game_id).where(Seat.user_id == user.id)
+    return (select(GameRow).where(or_(GameRow.gm_id == user.id, GameRow.id.in_(seated)))
+            .order_by(GameRow.created_at.desc(), GameRow.id))
+
+
 def games_of(session: Session, user: User) -> list[GameRow]:
     """The games ``user`` runs or plays in, newest first."""
-    seated = select(Seat.game_id).where(Seat.user_id == user.id)
-    statement = select(GameRow).where(or_(GameRow.gm_id == user.id, GameRow.id.in_(seated)))
-    return list(session.scalars(statement.order_by(GameRow.created_at.desc(), GameRow.id)))
+    return list(session.scalars(games_of_query(user)))
 
 
 _PHASE = {

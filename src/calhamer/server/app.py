@@ -308,7 +308,17 @@ def error_answers(route: APIRoute) -> dict[int, str]:
             answers.setdefault(int(status), str(declared.get("description", "Refused.")))
     if route.body_field is not None:
         answers[422] = "The body does not have the documented shape; `errors` says where."
+    elif any(_checked_parameter(f) for f in
+             (*route.dependant.path_params, *route.dependant.query_params)):
+        answers[422] = "A parameter is not of the documented form; `errors` says which."
     return dict(sorted(answers.items()))
+
+
+def _checked_parameter(field: Any) -> bool:
+    """Whether a path or query parameter can be refused (422): one that is not plain text,
+    or has a constraint of its own."""
+    info = field.field_info
+    return info.annotation is not str or bool(info.metadata)
 
 
 def _openapi_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:

@@ -21,16 +21,25 @@ from typing import Any
 from calhamer.map import Map
 from calhamer.render.draw.anchors import Pieces, Placer
 from calhamer.render.draw.graph import Board, Point, board_of
-from calhamer.render.draw.layout import layout
+from calhamer.render.draw.layout import layout, radius
 from calhamer.render.draw.outline import Outlines
-from calhamer.render.draw.regions import LAND, WATER, Grid, centroids, distances, grow, touching
+from calhamer.render.draw.regions import (
+    LAND,
+    WATER,
+    Grid,
+    centroids,
+    distances,
+    grow,
+    mend,
+    touching,
+)
 
 __all__ = ["draw_board"]
 
 STEP = 66.0  # pixels between the middles of two neighbours
 CELL = 4.0  # the grid's cell, in pixels
 GAP = 2  # cells of neutral land at least between provinces that must not meet
-REACH = 0.85  # how far a province grows from its middle, in steps
+REACH = 1.2  # how far a province grows from its middle, in steps
 TRIES = 8
 
 
@@ -44,7 +53,7 @@ def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
         board = Board(board.codes, board.terrain, board.centre, board.adjacent,
                       board.army_pairs, board.coasts, {})
     unit_pos = layout(board)
-    weight = [1.0] * board.count
+    weight = [2.0 * radius(board, p) for p in range(board.count)]
     step = STEP
     grid = pieces = None
     for attempt in range(TRIES):
@@ -56,6 +65,7 @@ def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
         sites = [mid if mid is not None else site for mid, site in zip(middles, sites,
                                                                          strict=True)]
         grid = _grown(board, sites, step, weight, like=grid)
+        mend(board, grid)
         placer = Placer(board, grid, distances(grid))
         pieces = {p: placer.place(p) for p in range(board.count)}
         cramped = [p for p, got in pieces.items() if got is None]

@@ -65,12 +65,18 @@ def _component(board: Board, group: list[int], fixed: dict[int, Point]) -> dict[
         return {group[0]: fixed.get(group[0], (0.0, 0.0))}
     index = {p: i for i, p in enumerate(group)}
     dist = _hops(board, group, index)
-    if fixed:
-        start = _around_fixed(board, group, index, fixed)
-    else:
-        start = _pivot_scaling(dist)
     keep = [group[i] in fixed for i in range(n)]
-    pos = _stress(dist, start, keep)
+    if fixed:
+        pos = _stress(dist, _around_fixed(board, group, index, fixed), keep)
+        return {p: pos[i] for p, i in index.items()}
+    from calhamer.render.draw.planar import planar_start
+
+    start = planar_start(board, group)
+    if start is None:  # too small to need it, or networkx missing
+        pos = _stress(dist, _pivot_scaling(dist), keep)
+    else:
+        pairs = [(index[a], index[b]) for a, b in board.pairs() if a in index and b in index]
+        pos = _stress_planar(dist, [start[p] for p in group], pairs)
     return {p: pos[i] for p, i in index.items()}
 
 
@@ -236,3 +242,199 @@ def _pack(pos: list[Point], placed: list[list[int]], loose: list[list[int]]) -> 
         x += w + gap
         row_h = max(row_h, h)
     del bottom
+
+
+# -- fewer crossings -----------------------------------------------------------------------------
+
+
+def untangle(board: Board, pos: list[Point], keep: set[int], rounds: int = 12) -> None:
+    """Move provinces, one at a time, to where fewer links between neighbours cross.
+
+    Two links that cross are two borders that cannot both be drawn; each province tries the
+    middle of its neighbours and its mirror images across the links its own cross, and takes
+    the place with the fewest crossings (it never moves closer than ``CROWD`` to another).
+    """
+    pairs = board.pairs()
+    incident: list[list[int]] = [[] for _ in range(board.count)]
+    for k, (a, b) in enumerate(pairs):
+        incident[a].append(k)
+        incident[b].append(k)
+    for _ in range(rounds):
+        moved = False
+        for v in range(board.count):
+            if v in keep or not incident[v]:
+                continue
+            now = _crossings(v, pos[v], pos, pairs, incident)
+            if not now:
+                continue
+            best, best_count = pos[v], len(now)
+            for at in _candidates(board, v, pos, pairs, now):
+                if _crowded(v, at, pos):
+                    continue
+                count = len(_crossings(v, at, pos, pairs, incident))
+                if count < best_count:
+                    best, best_count = at, count
+            if best != pos[v]:
+                pos[v] = best
+                moved = True
+        if not moved:
+            break
+
+
+CROWD = 0.3
+
+
+def _crowded(v: int, at: Point, pos: list[Point]) -> bool:
+    x, y = at
+    return any(abs(px - x) < CROWD and abs(py - y) < CROWD and u != v
+               for u, (px, py) in enumerate(pos))
+
+
+def _candidates(board: Board, v: int, pos: list[Point], pairs: list[tuple[int, int]],
+                crossing: list[int]) -> list[Point]:
+    near = sorted(board.adjacent[v])
+    bx = sum(pos[u][0] for u in near) / len(near)
+    by = sum(pos[u][1] for u in near) / len(near)
+    out = [(bx, by)]
+    x, y = pos[v]
+    for k in crossing[:6]:
+        (ax, ay), (cx, cy) = pos[pairs[k][0]], pos[pairs[k][1]]
+        dx, dy = cx - ax, cy - ay
+        length = dx * dx + dy * dy or 1e-9
+        t = ((x - ax) * dx + (y - ay) * dy) / length
+        fx, fy = ax + t * dx, ay + t * dy
+        out.append((2 * fx - x, 2 * fy - y))  # the mirror image across the link
+        out.append((fx + 0.15 * (fx - x), fy + 0.15 * (fy - y)))  # just across it
+    for u in near:
+        ux, uy = pos[u]
+        out.append((ux + 0.5 * (bx - ux), uy + 0.5 * (by - uy)))
+    return out
+
+
+def _crossings(v: int, at: Point, pos: list[Point], pairs: list[tuple[int, int]],
+               incident: list[list[int]]) -> list[int]:
+    """The links crossed by the links of ``v`` when ``v`` stands at ``at``."""
+    out = []
+    mine = incident[v]
+    for k in mine:
+        a, b = pairs[k]
+        u = b if a == v else a
+        p1, p2 = at, pos[u]
+        x1, y1 = p1
+        x2, y2 = p2
+        lox, hix = min(x1, x2), max(x1, x2)
+        loy, hiy = min(y1, y2), max(y1, y2)
+        for j, (c, d) in enumerate(pairs):
+            if c == v or d == v or c == u or d == u:
+                continue
+            (x3, y3), (x4, y4) = pos[c], pos[d]
+            if max(x3, x4) < lox or min(x3, x4) > hix or max(y3, y4) < loy or \
+                    min(y3, y4) > hiy:
+                continue
+            d1 = (x2 - x1) * (y3 - y1) - (y2 - y1) * (x3 - x1)
+            d2 = (x2 - x1) * (y4 - y1) - (y2 - y1) * (x4 - x1)
+            if d1 * d2 >= 0:
+                continue
+            d3 = (x4 - x3) * (y1 - y3) - (y4 - y3) * (x1 - x3)
+            d4 = (x4 - x3) * (y2 - y3) - (y4 - y3) * (x2 - x3)
+            if d3 * d4 < 0:
+                out.append(j)
+    return out
+
+
+def _stress_planar(dist: list[list[float]], start: list[Point],
+                   pairs: list[tuple[int, int]]) -> list[Point]:
+    """Stress majorization from a crossing-free start, a province moving only where its
+    links cross none they did not cross before (a step halved until it does)."""
+    n = len(dist)
+    # Start at the size stress wants: neighbours as far apart as their steps say.
+    lengths = [math.dist(start[a], start[b]) for a, b in pairs]
+    wanted = [dist[a][b] for a, b in pairs]
+    scale = (sum(wanted) / sum(lengths)) if lengths and sum(lengths) else 1.0
+    xs = [x * scale for x, _ in start]
+    ys = [y * scale for _, y in start]
+    incident: list[list[int]] = [[] for _ in range(n)]
+    for k, (a, b) in enumerate(pairs):
+        incident[a].append(k)
+        incident[b].append(k)
+    rows = []
+    for i in range(n):
+        others = [j for j in range(n) if j != i and dist[i][j] > 0 and dist[i][j] < math.inf]
+        ds = [dist[i][j] for j in others]
+        ws = [1.0 / (d * d) for d in ds]
+        rows.append((others, ds, ws, sum(ws)))
+    hypot = math.hypot
+    for _ in range(SWEEPS):
+        index = _EdgeIndex(xs, ys, pairs)
+        for i in range(n):
+            others, ds, ws, total = rows[i]
+            if not others:
+                continue
+            xi, yi = xs[i], ys[i]
+            sx = sy = 0.0
+            for j, d, w in zip(others, ds, ws, strict=True):
+                dx, dy = xi - xs[j], yi - ys[j]
+                r = hypot(dx, dy) or 1e-9
+                f = d / r
+                sx += w * (xs[j] + dx * f)
+                sy += w * (ys[j] + dy * f)
+            tx, ty = sx / total, sy / total
+            before = index.crossed(i, xi, yi, incident[i])
+            for share in (1.0, 0.5, 0.25, 0.125):
+                nx_, ny_ = xi + (tx - xi) * share, yi + (ty - yi) * share
+                if index.crossed(i, nx_, ny_, incident[i]) <= before:
+                    xs[i], ys[i] = nx_, ny_
+                    index.moved(i, incident[i])
+                    break
+    return list(zip(xs, ys, strict=True))
+
+
+class _EdgeIndex:
+    """Links bucketed by the unit squares their boxes cover, to test crossings quickly."""
+
+    def __init__(self, xs: list[float], ys: list[float], pairs: list[tuple[int, int]]) -> None:
+        self.xs, self.ys, self.pairs = xs, ys, pairs
+        self.buckets: dict[tuple[int, int], set[int]] = {}
+        for k in range(len(pairs)):
+            self._put(k)
+
+    def _cells(self, x1: float, y1: float, x2: float, y2: float) -> list[tuple[int, int]]:
+        return [(i, j) for i in range(math.floor(min(x1, x2)), math.floor(max(x1, x2)) + 1)
+                for j in range(math.floor(min(y1, y2)), math.floor(max(y1, y2)) + 1)]
+
+    def _put(self, k: int) -> None:
+        a, b = self.pairs[k]
+        for cell in self._cells(self.xs[a], self.ys[a], self.xs[b], self.ys[b]):
+            self.buckets.setdefault(cell, set()).add(k)
+
+    def moved(self, v: int, links: list[int]) -> None:
+        for k in links:
+            self._put(k)
+
+    def crossed(self, v: int, x: float, y: float, links: list[int]) -> int:
+        """How many crossings the links of ``v`` make with ``v`` at (x, y)."""
+        xs, ys, pairs = self.xs, self.ys, self.pairs
+        count = 0
+        for k in links:
+            a, b = pairs[k]
+            u = b if a == v else a
+            x2, y2 = xs[u], ys[u]
+            seen: set[int] = set()
+            for cell in self._cells(x, y, x2, y2):
+                for j in self.buckets.get(cell, ()):
+                    if j in seen:
+                        continue
+                    seen.add(j)
+                    c, d = pairs[j]
+                    if c in (v, u) or d in (v, u):
+                        continue
+                    x3, y3, x4, y4 = xs[c], ys[c], xs[d], ys[d]
+                    d1 = (x2 - x) * (y3 - y) - (y2 - y) * (x3 - x)
+                    d2 = (x2 - x) * (y4 - y) - (y2 - y) * (x4 - x)
+                    if d1 * d2 >= 0:
+                        continue
+                    d3 = (x4 - x3) * (y - y3) - (y4 - y3) * (x - x3)
+                    d4 = (x4 - x3) * (y2 - y3) - (y4 - y3) * (x2 - x3)
+                    if d3 * d4 < 0:
+                        count += 1
+        return count

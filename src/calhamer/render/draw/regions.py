@@ -20,6 +20,7 @@ from calhamer.render.draw.graph import Board, Point
 
 LAND = -1  # a neutral cell of land
 WATER = -2  # a neutral cell of water
+SEA_REACH = 1.6  # how much further than land a sea grows
 
 
 @dataclass
@@ -66,7 +67,8 @@ def grow(board: Board, sites: list[Point], grid: Grid, *, gap: int, reach: float
         heapq.heappush(heap, (0.0, grid.cell_at(xy), p))
     sx = [x for x, _ in sites]
     sy = [y for _, y in sites]
-    limit = [reach * weight[p] for p in range(n)]
+    # Seas grow further (open water round the coasts), land stops at reach.
+    limit = [reach * weight[p] * (SEA_REACH if board.is_sea(p) else 1.0) for p in range(n)]
     while heap:
         d, cell, p = heapq.heappop(heap)
         if owner[cell] != -3:
@@ -207,3 +209,80 @@ def centroids(grid: Grid, count: int) -> list[Point | None]:
             s[1] += y
             s[2] += 1
     return [(s[0] / s[2], s[1] / s[2]) if s[2] else None for s in sums]
+
+
+def mend(board: Board, grid: Grid, longest: int = 8) -> None:
+    """Join adjacent provinces left a few neutral cells apart: the shortest path of neutral
+    cells between them goes to the two (its first half to one, the rest to the other), where
+    no cell of it would then touch a province that is not its new owner's neighbour."""
+    met = touching(board, grid)
+    walls = {q for q in range(board.count) if board.is_impassable(q)}
+    for a, b in board.pairs():
+        if (a, b) in met or a in walls or b in walls:
+            continue
+        path = _neutral_path(board, grid, a, b, longest, walls)
+        if path is not None:
+            half = (len(path) + 1) // 2
+            for i, cell in enumerate(path):
+                grid.owner[cell] = a if i < half else b
+
+
+def _fits(board: Board, grid: Grid, cell: int, p: int, walls: set[int]) -> bool:
+    """Whether ``p`` may hold ``cell``: no cell around it belongs to a province that must
+    not meet ``p``."""
+    w, h, owner = grid.w, grid.h, grid.owner
+    y, x = divmod(cell, w)
+    for yy in range(max(0, y - 1), min(h, y + 2)):
+        for xx in range(max(0, x - 1), min(w, x + 2)):
+            q = owner[yy * w + xx]
+            if q >= 0 and q != p and q not in board.adjacent[p] and q not in walls:
+                return False
+    return True
+
+
+def _neutral_path(board: Board, grid: Grid, a: int, b: int, longest: int,
+                  walls: set[int]) -> list[int] | None:
+    """The shortest run of neutral cells from ``a``'s region to ``b``'s that the two may
+    share out (see :func:`mend`), or None."""
+    w, h, owner = grid.w, grid.h, grid.owner
+    starts = []
+    for cell, p in enumerate(owner):
+        if p == a:
+            y, x = divmod(cell, w)
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if 0 <= nx < w and 0 <= ny < h and owner[ny * w + nx] < 0:
+                    starts.append(ny * w + nx)
+    came: dict[int, int] = {}
+    frontier = []
+    for cell in sorted(set(starts)):
+        if _fits(board, grid, cell, a, walls) or _fits(board, grid, cell, b, walls):
+            came[cell] = -1
+            frontier.append(cell)
+    for _ in range(longest):
+        nxt = []
+        for cell in frontier:
+            y, x = divmod(cell, w)
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if not (0 <= nx < w and 0 <= ny < h):
+                    continue
+                k = ny * w + nx
+                if owner[k] == b:
+                    path = [cell]
+                    while came[path[-1]] != -1:
+                        path.append(came[path[-1]])
+                    path.reverse()
+                    if _shareable(board, grid, path, a, b, walls):
+                        return path
+                    continue
+                if owner[k] < 0 and k not in came:
+                    came[k] = cell
+                    nxt.append(k)
+        frontier = nxt
+    return None
+
+
+def _shareable(board: Board, grid: Grid, path: list[int], a: int, b: int,
+               walls: set[int]) -> bool:
+    half = (len(path) + 1) // 2
+    return all(_fits(board, grid, cell, a if i < half else b, walls)
+               for i, cell in enumerate(path))

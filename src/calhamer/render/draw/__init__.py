@@ -107,10 +107,8 @@ def _document(m: Map, board: Board, grid: Grid, pieces: dict[int, Pieces | None]
     provinces: dict[str, Any] = {}
     for p in range(board.count):
         got = pieces[p]
-        if got is None:  # still no room after every try: the best that can be done
-            got = _fallback(grid, p)
-        else:
-            got = _moved(got, shift)
+        # No room even after every try: the best that can be done (the tests catch it).
+        got = _fallback(grid, p) if got is None else _moved(got, shift)
         entry: dict[str, Any] = {"d": lines.path(rings.get(p, [])), "unit": _pt(got.unit),
                                  "label": _pt(got.label)}
         if got.sc is not None:
@@ -185,7 +183,7 @@ def _connectors(board: Board, grid: Grid) -> list[dict[str, Any]]:
     for cell, p in enumerate(owner):
         if p < 0:
             continue
-        y, x = divmod(cell, w)
+        x = cell % w
         for k in (cell - 1 if x else -1, cell + 1 if x + 1 < w else -1, cell - w, cell + w):
             if 0 <= k < len(owner) and owner[k] != p:
                 edge_cells.setdefault(p, []).append(cell)

@@ -120,7 +120,7 @@ class Placer:
         w = g.w
         shore = []
         for cell in self.cells[p]:
-            y, x = divmod(cell, w)
+            x = cell % w
             for k in (cell - 1 if x else -1, cell + 1 if x + 1 < w else -1,
                       cell - w, cell + w):
                 if 0 <= k < len(g.owner) and g.owner[k] in seas:

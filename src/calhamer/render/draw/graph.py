@@ -68,16 +68,16 @@ def board_of(m: Map) -> Board:
     n = len(m.provinces)
     near: list[set[int]] = [set() for _ in range(n)]
     army: set[tuple[int, int]] = set()
-    for p in range(n):
-        for q in m.army_adjacent[p]:
-            if q != p:
-                near[p].add(q)
-                near[q].add(p)
-                army.add((min(p, q), max(p, q)))
-        for q in m.province_fleet_adjacent[p]:
-            if q != p:
-                near[p].add(q)
-                near[q].add(p)
+    for a in range(n):
+        for q in m.army_adjacent[a]:
+            if q != a:
+                near[a].add(q)
+                near[q].add(a)
+                army.add((min(a, q), max(a, q)))
+        for q in m.province_fleet_adjacent[a]:
+            if q != a:
+                near[a].add(q)
+                near[q].add(a)
     coasts = []
     for p in m.provinces:
         entries = []

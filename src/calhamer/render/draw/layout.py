@@ -11,8 +11,8 @@ rest is laid out on its own and set beside the others. Units: one step between n
 
 from __future__ import annotations
 
-import math
 import heapq
+import math
 
 from calhamer.render.draw.graph import Board, Point
 
@@ -127,7 +127,7 @@ def _pivot_scaling(dist: list[list[float]], pivots: int = 24) -> list[Point]:
     total = sum(col) / k
     c = [[-0.5 * (c[i][j] - row[i] - col[j] + total) for j in range(k)] for i in range(n)]
     ctc = [[sum(c[i][a] * c[i][b] for i in range(n)) for b in range(k)] for a in range(k)]
-    axes = []
+    axes: list[list[float]] = []
     for start in (1.0, -1.0):
         v = [1.0 + 0.1 * start * j for j in range(k)]
         for _ in range(100):
@@ -242,104 +242,6 @@ def _pack(pos: list[Point], placed: list[list[int]], loose: list[list[int]]) -> 
         x += w + gap
         row_h = max(row_h, h)
     del bottom
-
-
-# -- fewer crossings -----------------------------------------------------------------------------
-
-
-def untangle(board: Board, pos: list[Point], keep: set[int], rounds: int = 12) -> None:
-    """Move provinces, one at a time, to where fewer links between neighbours cross.
-
-    Two links that cross are two borders that cannot both be drawn; each province tries the
-    middle of its neighbours and its mirror images across the links its own cross, and takes
-    the place with the fewest crossings (it never moves closer than ``CROWD`` to another).
-    """
-    pairs = board.pairs()
-    incident: list[list[int]] = [[] for _ in range(board.count)]
-    for k, (a, b) in enumerate(pairs):
-        incident[a].append(k)
-        incident[b].append(k)
-    for _ in range(rounds):
-        moved = False
-        for v in range(board.count):
-            if v in keep or not incident[v]:
-                continue
-            now = _crossings(v, pos[v], pos, pairs, incident)
-            if not now:
-                continue
-            best, best_count = pos[v], len(now)
-            for at in _candidates(board, v, pos, pairs, now):
-                if _crowded(v, at, pos):
-                    continue
-                count = len(_crossings(v, at, pos, pairs, incident))
-                if count < best_count:
-                    best, best_count = at, count
-            if best != pos[v]:
-                pos[v] = best
-                moved = True
-        if not moved:
-            break
-
-
-CROWD = 0.3
-
-
-def _crowded(v: int, at: Point, pos: list[Point]) -> bool:
-    x, y = at
-    return any(abs(px - x) < CROWD and abs(py - y) < CROWD and u != v
-               for u, (px, py) in enumerate(pos))
-
-
-def _candidates(board: Board, v: int, pos: list[Point], pairs: list[tuple[int, int]],
-                crossing: list[int]) -> list[Point]:
-    near = sorted(board.adjacent[v])
-    bx = sum(pos[u][0] for u in near) / len(near)
-    by = sum(pos[u][1] for u in near) / len(near)
-    out = [(bx, by)]
-    x, y = pos[v]
-    for k in crossing[:6]:
-        (ax, ay), (cx, cy) = pos[pairs[k][0]], pos[pairs[k][1]]
-        dx, dy = cx - ax, cy - ay
-        length = dx * dx + dy * dy or 1e-9
-        t = ((x - ax) * dx + (y - ay) * dy) / length
-        fx, fy = ax + t * dx, ay + t * dy
-        out.append((2 * fx - x, 2 * fy - y))  # the mirror image across the link
-        out.append((fx + 0.15 * (fx - x), fy + 0.15 * (fy - y)))  # just across it
-    for u in near:
-        ux, uy = pos[u]
-        out.append((ux + 0.5 * (bx - ux), uy + 0.5 * (by - uy)))
-    return out
-
-
-def _crossings(v: int, at: Point, pos: list[Point], pairs: list[tuple[int, int]],
-               incident: list[list[int]]) -> list[int]:
-    """The links crossed by the links of ``v`` when ``v`` stands at ``at``."""
-    out = []
-    mine = incident[v]
-    for k in mine:
-        a, b = pairs[k]
-        u = b if a == v else a
-        p1, p2 = at, pos[u]
-        x1, y1 = p1
-        x2, y2 = p2
-        lox, hix = min(x1, x2), max(x1, x2)
-        loy, hiy = min(y1, y2), max(y1, y2)
-        for j, (c, d) in enumerate(pairs):
-            if c == v or d == v or c == u or d == u:
-                continue
-            (x3, y3), (x4, y4) = pos[c], pos[d]
-            if max(x3, x4) < lox or min(x3, x4) > hix or max(y3, y4) < loy or \
-                    min(y3, y4) > hiy:
-                continue
-            d1 = (x2 - x1) * (y3 - y1) - (y2 - y1) * (x3 - x1)
-            d2 = (x2 - x1) * (y4 - y1) - (y2 - y1) * (x4 - x1)
-            if d1 * d2 >= 0:
-                continue
-            d3 = (x4 - x3) * (y1 - y3) - (y4 - y3) * (x1 - x3)
-            d4 = (x4 - x3) * (y2 - y3) - (y4 - y3) * (x2 - x3)
-            if d3 * d4 < 0:
-                out.append(j)
-    return out
 
 
 def _stress_planar(dist: list[list[float]], start: list[Point],

@@ -70,7 +70,7 @@ def grow(board: Board, sites: list[Point], grid: Grid, *, gap: int, reach: float
     # Seas grow further (open water round the coasts), land stops at reach.
     limit = [reach * weight[p] * (SEA_REACH if board.is_sea(p) else 1.0) for p in range(n)]
     while heap:
-        d, cell, p = heapq.heappop(heap)
+        _, cell, p = heapq.heappop(heap)
         if owner[cell] != -3:
             continue
         okp = ok[p]

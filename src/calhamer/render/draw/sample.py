@@ -129,7 +129,7 @@ def _heights(rng: random.Random, points: list[tuple[float, float]]) -> list[floa
 def _codes(rng: random.Random, count: int) -> list[str]:
     letters = "ABCDEFGHIJKLMNOPRSTUVWYZ"
     seen: set[str] = set()
-    out = []
+    out: list[str] = []
     while len(out) < count:
         code = "".join(rng.choice(letters) for _ in range(3))
         if code not in seen:
@@ -154,7 +154,7 @@ def _split_coasts(points, near, seas, coast) -> dict[int, tuple[set[int], set[in
 
 def _canal_edges(rng: random.Random, near, seas, count: int) -> list[tuple[int, int]]:
     """Edges between provinces two steps apart: army ones over land, fleet ones over seas."""
-    out = []
+    out: list[tuple[int, int]] = []
     for i in sorted(range(len(near)), key=lambda _: rng.random()):
         if len(out) >= count:
             break
@@ -170,7 +170,7 @@ def _canal_edges(rng: random.Random, near, seas, count: int) -> list[tuple[int, 
 def _fleet_targets(i, near, seas, coast, split, codes, extra):
     def name(j: int, towards: int) -> str:
         if j in split:
-            north, south = split[j]
+            north, _ = split[j]
             return f"{codes[j]}/{'NC' if towards in north else 'SC'}"
         return codes[j]
 

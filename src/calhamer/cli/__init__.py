@@ -2,7 +2,8 @@
 
 ``io`` reads and writes for every command; ``phase`` has the commands on one phase document,
 ``games`` those on a game file, ``render`` draws pictures (``geometry`` makes a new board's
-drawing from an SVG; ``board`` checks a map file and draws it from the map alone), and ``serve`` runs the web judge
+drawing from an SVG; ``board`` checks a map file and draws it from the map alone), and
+``serve`` runs the web judge
 (its packages are imported only when it is used); ``simulate`` plays many games with
 bots, ``interop`` reads and writes the ``diplomacy`` package's saved games. The documents
 read and written are in ``docs/formats.md``.

@@ -74,22 +74,30 @@ class Placer:
         # Most room first (capped: past enough room, nearer the middle wins).
         enough = (UNIT_R + 14.0) / g.size + 1.0
         units.sort(key=lambda c: (-min(self.room[c], enough), math.dist(g.centre(c), (cx, cy))))
-        for cell in units[:12]:
-            pieces = self._around(p, g.centre(cell))
-            if pieces is not None:
-                return pieces
+        # Split coasts first, each by the seas it reaches (in both orders, should the first
+        # take the room the second needs), then the army's place among what is left.
+        coasts = list(self.board.coasts[p])
+        for order in (coasts, coasts[::-1]) if len(coasts) > 1 else (coasts,):
+            taken: list = []
+            spots = {}
+            for coast, seas in order:
+                spot = self._coast(p, seas, taken)
+                if spot is None:
+                    break
+                spots[coast] = spot
+                taken.append(("disc", spot, UNIT_R))
+            else:
+                for cell in units[:16]:
+                    pieces = self._around(p, g.centre(cell), spots, taken)
+                    if pieces is not None:
+                        return pieces
         return None
 
-    def _around(self, p: int, unit: Point) -> Pieces | None:
-        taken: list[tuple[str, Point, float] | tuple[str, tuple[float, float, float, float]]]
-        taken = [("disc", unit, UNIT_R)]
-        coasts = {}
-        for coast, seas in self.board.coasts[p]:
-            spot = self._coast(p, seas, taken)
-            if spot is None:
-                return None
-            coasts[coast] = spot
-            taken.append(("disc", spot, UNIT_R))
+    def _around(self, p: int, unit: Point, coasts: dict[str, Point], coast_discs: list
+                ) -> Pieces | None:
+        if not _clear_disc(unit, UNIT_R, coast_discs):
+            return None
+        taken = [*coast_discs, ("disc", unit, UNIT_R)]
         label = self._label(p, taken, (unit[0], unit[1] - UNIT_R - 7.0))
         if label is None:
             return None
@@ -99,7 +107,7 @@ class Placer:
             sc = self._disc(p, SC_R, taken, (unit[0], unit[1] + UNIT_R + SC_R + 2.0))
             if sc is None:
                 return None
-        return Pieces(unit, label, sc, coasts)
+        return Pieces(unit, label, sc, dict(coasts))
 
     # -- searches --
 

@@ -139,13 +139,14 @@ def _codes(rng: random.Random, count: int) -> list[str]:
 
 
 def _split_coasts(points, near, seas, coast) -> dict[int, tuple[set[int], set[int]]]:
-    """Coasts touching seas that do not meet, split north and south (at most three)."""
+    """Coasts between seas that do not meet, split north and south (at most three)."""
     out: dict[int, tuple[set[int], set[int]]] = {}
     for i in sorted(coast):
         touching = sorted(near[i] & seas)
         north = {s for s in touching if points[s][1] < points[i][1]}
         south = set(touching) - north
-        if north and south and not any(near[a] & {b} for a in north for b in south):
+        # Split where some sea to the north and some to the south do not meet (Spain's).
+        if north and south and any(b not in near[a] for a in north for b in south):
             out[i] = (north, south)
         if len(out) == 3:
             break

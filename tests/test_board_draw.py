@@ -105,7 +105,7 @@ def test_item3_split_coasts_stand_on_the_side_of_their_seas(key, tmp_root):
             seas = {board.provinces[board.loc_province[d]].code for d in board.fleet_adjacent[loc]}
             corners = [pt for s in seas for pt in path_points(doc["provinces"][s]["d"])]
 
-            def nearness(code: str, corners: list = corners) -> float:
+            def nearness(code: str, corners: list = corners, places: dict = places) -> float:
                 return min(math.dist(places[code], c) for c in corners)
 
             assert all(nearness(coast) <= nearness(other) for other in p.coasts), (p.code, coast)

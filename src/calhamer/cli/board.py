@@ -104,9 +104,10 @@ def cmd_draw(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else _default_output(args.board)
     doc = draw_board(board, hints=not args.no_hints)
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    links = doc.get("connectors", [])
+    links = len(doc.get("connectors", []))
+    joined = "bridge or canal" if links == 1 else "bridges or canals"
     print(f"wrote {out}: {len(doc['provinces'])} provinces, {doc['width']:g} x "
-          f"{doc['height']:g}, {len(links)} bridge{'s' if len(links) != 1 else ''} or canals")
+          f"{doc['height']:g}, {links} {joined}")
     for line in geometry_problems(board, _from_doc(doc)):
         print(f"note: {line}")
     return OK

@@ -18,6 +18,7 @@ from calhamer.render.draw.graph import Board, Point
 
 RADIUS_DEGREE = 5.0
 RADIUS_POWER = 0.5
+CROSSINGS_KEPT = 25  # plain stress is kept if it crosses 3 links or one in 25 at most
 SWEEPS = 60  # stress sweeps: enough for boards of a few hundred provinces to settle
 
 
@@ -71,13 +72,27 @@ def _component(board: Board, group: list[int], fixed: dict[int, Point]) -> dict[
         return {p: pos[i] for p, i in index.items()}
     from calhamer.render.draw.planar import planar_start
 
-    start = planar_start(board, group)
-    if start is None:  # too small to need it, or networkx missing
-        pos = _stress(dist, _pivot_scaling(dist), keep)
-    else:
-        pairs = [(index[a], index[b]) for a, b in board.pairs() if a in index and b in index]
-        pos = _stress_planar(dist, [start[p] for p in group], pairs)
+    # Plain stress first: where it crosses few links (small boards, boards that are meshes
+    # of like provinces) it spreads the provinces best. Else a crossing-free start.
+    pos = _stress(dist, _pivot_scaling(dist), keep)
+    pairs = [(index[a], index[b]) for a, b in board.pairs() if a in index and b in index]
+    if _crossing_count(pos, pairs) > max(3, len(pairs) // CROSSINGS_KEPT):
+        start = planar_start(board, group)
+        if start is not None:
+            pos = _stress_planar(dist, [start[p] for p in group], pairs)
     return {p: pos[i] for p, i in index.items()}
+
+
+def _crossing_count(pos: list[Point], pairs: list[tuple[int, int]]) -> int:
+    """How many pairs of links cross."""
+    xs = [x for x, _ in pos]
+    ys = [y for _, y in pos]
+    index = _EdgeIndex(xs, ys, pairs)
+    total = 0
+    for v in range(len(pos)):
+        mine = [k for k, (a, b) in enumerate(pairs) if a == v and b > v]
+        total += index.crossed(v, xs[v], ys[v], mine)
+    return total // 2
 
 
 def _hops(board: Board, group: list[int], index: dict[int, int]) -> list[list[float]]:

@@ -238,3 +238,41 @@ def _overlap(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
     dx = max(x0 - centre[0], 0.0, centre[0] - x1)
     dy = max(y0 - centre[1], 0.0, centre[1] - y1)
     return math.hypot(dx, dy) < r
+
+
+def test_item3_every_view_draws_a_drawn_board(tmp_root):
+    """Orders with their results, dislodged units, the legend and fog views, on drawn
+    geometries."""
+    import xml.etree.ElementTree as ET
+
+    from calhamer import adjudicate
+    from calhamer.game import Game
+    from calhamer.views import known_position, power_view
+
+    _, doc = drawn("standard", tmp_root)
+    start = Position.initial("standard")
+    outcome = adjudicate(start, {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"],
+                                 "GERMANY": ["A MUN - BUR"]})
+    whole = render_svg(outcome=outcome, geometry=_from_doc(doc))
+    ET.fromstring(whole)
+    assert 'data-unit="PAR"' in whole and 'data-unit="MAR"' in whole
+    assert 'id="legend"' in whole
+
+    board, doc = drawn("kriegsplomacy", tmp_root)
+    geo = _from_doc(doc)
+    fog = Game.new("kriegsplomacy").current
+    fogged = adjudicate(fog, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+    for power in board.power_codes:
+        # The same things are drawn as on the board's own drawing, nothing more.
+        view = power_view(fogged, power)
+        mine = render_svg(view=view, geometry=geo)
+        ET.fromstring(mine)
+        assert _drawn_ids(mine) == _drawn_ids(render_svg(view=view)), power
+    known = known_position(fog, "ENGLAND")
+    assert _drawn_ids(render_svg(known, geometry=geo)) == _drawn_ids(render_svg(known))
+
+
+def _drawn_ids(svg: str) -> set[str]:
+    import re
+
+    return set(re.findall(r'(?:id|data-unit)="([^"]+)"', svg))

@@ -177,7 +177,7 @@ def _coastline(board: Board, lines: Outlines) -> str:
 def _connectors(board: Board, grid: Grid) -> list[dict[str, Any]]:
     """A bridge or canal for each adjacent pair whose regions do not meet: a line between
     their nearest cells."""
-    met = touching(board, grid)
+    met = touching(grid)
     edge_cells: dict[int, list[int]] = {}
     w, owner = grid.w, grid.owner
     for cell, p in enumerate(owner):

@@ -2,11 +2,14 @@
 
 Provinces whose entry gives ``x`` and ``y`` stay there (scaled so that neighbours are about one
 unit apart). The others are placed by *stress majorization*: every pair of provinces is pulled
-towards a distance equal to the number of steps between them on the board, which for the
-near-planar graphs of Diplomacy boards unfolds them much as a geographer would, with few
-crossings. It starts from a classical scaling of a few far-apart "pivot" provinces, so the result
-is the same on every run (no random numbers), and a group of provinces with no link to the
-rest is laid out on its own and set beside the others. Units: one step between neighbours.
+towards its distance on the board (the shortest path, each link as long as its two provinces'
+radii: a sea with many neighbours is drawn bigger). It starts from a classical scaling of a
+few far-apart "pivot" provinces, so the result is the same on every run (no random numbers).
+Where that layout crosses more than a few links (the standard board's crosses about eighty),
+a crossing-free start (:mod:`.planar`) is spread out by stress instead, each province moving
+only where its links cross no more links than before. A group of provinces with no link to
+the rest is laid out on its own and set beside the others. Units: one step between
+neighbours.
 """
 
 from __future__ import annotations

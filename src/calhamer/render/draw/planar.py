@@ -33,7 +33,7 @@ def planar_start(board: Board, group: list[int]) -> dict[int, Point] | None:
     _add_planar(nx, graph, links)
     _, embedding = nx.check_planarity(graph)
     rim = _outer_face(embedding)
-    return _barycentric(board, group, graph, rim)
+    return _barycentric(group, graph, rim)
 
 
 
@@ -75,16 +75,16 @@ def _outer_face(embedding: Any) -> list[int]:
     return out
 
 
-def _barycentric(board: Board, group: list[int], graph: Any, rim: list[int]
-                 ) -> dict[int, Point]:
+def _barycentric(group: list[int], graph: Any, rim: list[int]) -> dict[int, Point]:
+    """Tutte's drawing: the rim on a circle, every other province at the mean of its
+    neighbours (Gauss-Seidel until nothing moves)."""
     radius = max(1.0, len(rim) / (2 * math.pi)) * 1.5
     pos: dict[int, Point] = {p: (0.0, 0.0) for p in group}
     for i, p in enumerate(rim):
         a = 2 * math.pi * i / len(rim)
         pos[p] = (radius * math.cos(a), radius * math.sin(a))
     inner = [p for p in sorted(group) if p not in set(rim)]
-    near = {p: sorted(graph.adjacent[p]) if hasattr(graph, "adjacent") else
-            sorted(graph.neighbors(p)) for p in inner}
+    near = {p: sorted(graph.neighbors(p)) for p in inner}
     for _ in range(600):
         biggest = 0.0
         for p in inner:
@@ -98,5 +98,4 @@ def _barycentric(board: Board, group: list[int], graph: Any, rim: list[int]
             pos[p] = (x, y)
         if biggest < 1e-6:
             break
-    del board
     return pos

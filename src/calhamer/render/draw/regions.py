@@ -94,10 +94,10 @@ def grow(board: Board, sites: list[Point], grid: Grid, *, gap: int, reach: float
                     if dist <= limit[p]:
                         heapq.heappush(heap, (dist / weight[p], k, p))
     grid.owner = owner
-    _neutral(board, grid, near, gap)
+    _neutral(board, grid, near)
 
 
-def _neutral(board: Board, grid: Grid, near: list[tuple[int, ...]], gap: int) -> None:
+def _neutral(board: Board, grid: Grid, near: list[tuple[int, ...]]) -> None:
     """Name each cell no province took LAND or WATER (see the module's docstring)."""
     owner, w, h = grid.owner, grid.w, grid.h
     land_only = [not board.is_sea(p) and not _coastal(board, p) for p in range(board.count)]
@@ -125,7 +125,6 @@ def _neutral(board: Board, grid: Grid, near: list[tuple[int, ...]], gap: int) ->
             owner[cell] = WATER
         else:
             owner[cell] = LAND
-    del gap
 
 
 def _coastal(board: Board, p: int) -> bool:
@@ -181,7 +180,7 @@ def distances(grid: Grid) -> list[float]:
     return dist
 
 
-def touching(board: Board, grid: Grid) -> set[tuple[int, int]]:
+def touching(grid: Grid) -> set[tuple[int, int]]:
     """The pairs of provinces whose regions share a side of a cell, ``(a, b)`` with a < b."""
     owner, w, h = grid.owner, grid.w, grid.h
     out = set()
@@ -194,7 +193,6 @@ def touching(board: Board, grid: Grid) -> set[tuple[int, int]]:
                 b = owner[k]
                 if b >= 0 and b != a:
                     out.add((min(a, b), max(a, b)))
-    del board
     return out
 
 
@@ -215,7 +213,7 @@ def mend(board: Board, grid: Grid, longest: int = 8) -> None:
     """Join adjacent provinces left a few neutral cells apart: the shortest path of neutral
     cells between them goes to the two (its first half to one, the rest to the other), where
     no cell of it would then touch a province that is not its new owner's neighbour."""
-    met = touching(board, grid)
+    met = touching(grid)
     walls = {q for q in range(board.count) if board.is_impassable(q)}
     for a, b in board.pairs():
         if (a, b) in met or a in walls or b in walls:

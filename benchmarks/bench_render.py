@@ -1,9 +1,10 @@
 """How fast calhamer draws a full standard position, as SVG and as PNG.
 
-Four pictures are timed: the 1901 start, a crowded mid-game phase with every unit ordered
+Five pictures are timed: the 1901 start, a crowded mid-game phase with every unit ordered
 (its adjudicated outcome: arrows, failures, a dislodged unit), the seven players' views of a
-Kriegsplomacy phase (what the web judge's worker draws after adjudicating one), and the PNG of
-the mid-game outcome.
+Kriegsplomacy phase (what the web judge's worker draws after adjudicating one), the start of
+a made-up board of 200 provinces drawn from its map (its geometry made once, beforehand), and
+the PNG of the mid-game outcome.
 The geometry is loaded once (it is cached per map), as in a running judge; the first,
 uncached call is reported on its own. Times are the process's CPU time, so that other work on
 a shared machine does not blur them.
@@ -41,6 +42,28 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
+def _large_drawn_board() -> tuple[Position, object] | None:
+    """A made-up board of 200 provinces and its drawing (drawn once, not timed): how long a
+    large board's picture takes once its geometry exists (issue 28: under 200 ms)."""
+    import tempfile
+
+    try:
+        import networkx  # noqa: F401  (the draw extra)
+    except ImportError:
+        print("(the drawn board is not timed: pip install 'calhamer[draw]')")
+        return None
+    from calhamer.map import load_map
+    from calhamer.render.draw import draw_board
+    from calhamer.render.draw.sample import sample_board
+    from calhamer.render.geometry import _from_doc
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "large.toml"
+        path.write_text(sample_board(200, seed=7), encoding="utf-8")
+        board = load_map(str(path))
+        return Position.initial(board), _from_doc(draw_board(board))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=15, help="calls timed per picture (15)")
@@ -73,6 +96,12 @@ def main() -> None:
          timed(lambda: [render_svg(view=v) for v in views], args.repeat),
          sum(len(render_svg(view=v)) for v in views)),
     ]
+    large = _large_drawn_board()
+    if large is not None:
+        board_position, geometry = large
+        rows.append((f"SVG, drawn board of {len(board_position.map.provinces)} provinces",
+                     timed(lambda: render_svg(board_position, geometry=geometry), args.repeat),
+                     len(render_svg(board_position, geometry=geometry))))
     try:
         png = render_png(outcome=outcome)
         rows.append(("PNG 1400 px, F1903M with orders",

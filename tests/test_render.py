@@ -375,12 +375,16 @@ BLUE = ["A BBB"]
 """
 
     def test_a_map_without_geometry_is_drawn_as_nodes_and_links(self, tmp_path: Path):
+        """The schematic (what a board with no drawing gets without the draw extra; with
+        it, the board is drawn as a map: tests/test_board_draw.py)."""
+        from calhamer.render.geometry import schematic
+
         path = tmp_path / "triangle.toml"
         path.write_text(self.MAP)
         m = load_map(str(path))
-        geo = geometry_for(m)
+        geo = schematic(m)
         assert isinstance(geo, Geometry) and geo.schematic
-        root = parse(render_svg(Position.initial(m)))
+        root = parse(render_svg(Position.initial(m), geometry=geo))
         ids = by_id(root)
         assert {i for i in ids if i.startswith("prov-")} == {
             "prov-AAA", "prov-BBB", "prov-CCC", "prov-SSS", "prov-LON"}

@@ -114,7 +114,7 @@ DIGESTS: dict[str, str] = {
     "start standard-dp":
         "84edfe866c256c68c22d305a17ad41fb5031121c131b52079bf141ba7465dab7",
     "start sub-saharan-excerpt":
-        "3a213f77c5e05fb2711f9be04efdaee3acd16f892724629ac5a04f2a0bd168f5",
+        "6e73fae6cd4d3ffec54288b3f63d1dc712ac74843ac804662feb39d6d150212e",
     "start superdiplomacy":
         "8baa72dd73c2971cd53c775abab78f374f92102472131b339734aafdddd6ef25",
     "start superdiplomacy-dp":

@@ -2,7 +2,8 @@
 
 ``io`` reads and writes for every command; ``phase`` has the commands on one phase document,
 ``games`` those on a game file, ``render`` draws pictures (``geometry`` makes a new board's
-drawing from an SVG), and ``serve`` runs the web judge
+drawing from an SVG; ``board`` checks a map file and draws it from the map alone), and
+``serve`` runs the web judge
 (its packages are imported only when it is used); ``simulate`` plays many games with
 bots, ``interop`` reads and writes the ``diplomacy`` package's saved games. The documents
 read and written are in ``docs/formats.md``.
@@ -14,7 +15,7 @@ import os
 import sys
 from typing import TextIO
 
-from calhamer.cli import games, geometry, interop, phase, render, serve, simulate
+from calhamer.cli import board, games, geometry, interop, phase, render, serve, simulate
 from calhamer.cli.io import BAD_ORDERS, OK, USER_ERROR, Parser, UserError
 from calhamer.errors import CalhamerError
 
@@ -28,7 +29,7 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for group in (phase, games, serve, render, geometry, simulate, interop):
+    for group in (phase, games, serve, render, geometry, board, simulate, interop):
         group.add_parsers(sub)
     return parser
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from calhamer.cli.io import OK, UserError
 from calhamer.map import Map, load_map
+from calhamer.render.paths import path_points
 
 Point = tuple[float, float]
 
@@ -35,8 +36,6 @@ DESCRIPTION = (
     "docs/maps.md.")
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_COMMAND = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]")
-_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
 
 def add_parsers(sub: Any) -> None:
@@ -172,39 +171,10 @@ def _outline(tag: str, element: ET.Element, where: str) -> tuple[str | None, lis
 
 
 def _path_points(d: str, ident: str, where: str) -> list[Point]:
-    points: list[Point] = []
-    x = y = 0.0
-    start = (0.0, 0.0)
-    tokens = re.findall(r"[MmLlHhVvCcSsQqTtAaZz]|" + _NUMBER.pattern, d)
-    i, command = 0, ""
-    while i < len(tokens):
-        if _COMMAND.fullmatch(tokens[i]):
-            command = tokens[i]
-            i += 1
-            if command in "Zz":
-                x, y = start
-                continue
-        elif not command:
-            raise UserError(f"{where}: the path of {ident!r} does not start with a command")
-        n = _ARGS[command.upper()]
-        args = [float(v) for v in tokens[i:i + n]]
-        if len(args) < n:
-            raise UserError(f"{where}: the path of {ident!r} ends in the middle of a "
-                            f"{command!r} command")
-        i += n
-        rel = command.islower()
-        upper = command.upper()
-        if upper == "H":
-            x = x + args[0] if rel else args[0]
-        elif upper == "V":
-            y = y + args[0] if rel else args[0]
-        else:
-            nx, ny = args[-2], args[-1]
-            x, y = (x + nx, y + ny) if rel else (nx, ny)
-        if upper == "M":
-            start = (x, y)
-            command = "l" if rel else "L"  # further pairs are lines
-        points.append((x, y))
+    try:
+        points = path_points(d)
+    except ValueError as exc:
+        raise UserError(f"{where}: the path of {ident!r} {exc}") from None
     if len(points) < 3:
         raise UserError(f"{where}: the path of {ident!r} has fewer than three corners")
     return points

@@ -3,9 +3,12 @@
 A board's geometry lives beside its map file as ``<map>.geometry.json`` (written by
 ``scripts/make_geometry.py``; the format is in ``docs/render.md``). A map that extends another
 uses its parent's geometry, and may name one with ``geometry = "..."`` in its ``[map]`` table.
-A province that no geometry covers becomes a round node: at ``x``/``y`` from its entry in the
-map file when given, else near its neighbours. A map with no geometry at all is drawn as a
-schematic: round nodes placed by a small force layout, joined by their adjacencies.
+A board of one's own may also keep it beside its map file as ``<board>.geometry.json`` (what
+``calhamer board draw`` writes). A province that no geometry covers becomes a round node: at
+``x``/``y`` from its entry in the map file when given, else near its neighbours. A map with no
+geometry at all is drawn from the board itself (:mod:`calhamer.render.draw`, which needs the
+``draw`` extra), else as a schematic: round nodes placed by a small force layout, joined by
+their adjacencies.
 
 Only the standard library is used here; results are cached per map.
 """
@@ -38,6 +41,17 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class Connector:
+    """A bridge (armies cross) or canal (fleets only) drawn between two provinces that are
+    adjacent on the board but whose shapes do not meet."""
+
+    a: str
+    b: str
+    kind: str  # "bridge" or "canal"
+    d: str  # its line, an SVG path
+
+
+@dataclass(frozen=True)
 class Geometry:
     """The drawing of a board: a ``width`` x ``height`` canvas of shapes by province code."""
 
@@ -49,6 +63,8 @@ class Geometry:
     extras: dict[str, Shape] = field(default_factory=dict)  # shapes a variant may claim
     edges: tuple[tuple[str, str, bool], ...] = ()  # schematic links (a, b, fleet only)
     unit_scale: float = 1.0
+    coast: str | None = None  # the coastline (where land meets water), drawn over the shapes
+    connectors: tuple[Connector, ...] = ()
 
     @property
     def schematic(self) -> bool:
@@ -86,6 +102,9 @@ def _from_doc(doc: dict) -> Geometry:
         water=doc.get("water"),
         extras={code: shape(e) for code, e in doc.get("extras", {}).items()},
         unit_scale=float(doc.get("unit_scale", 1.0)),
+        coast=doc.get("coast"),
+        connectors=tuple(Connector(c["between"][0], c["between"][1], c.get("kind", "bridge"),
+                                   c["d"]) for c in doc.get("connectors", ())),
     )
 
 
@@ -99,14 +118,19 @@ def _packaged(name: str) -> Geometry | None:
 
 def _find_base(m: Map) -> Geometry | None:
     meta = m.file.map
+    if not meta.geometry and m.source.endswith(".toml"):
+        # A board of one's own: the file ``calhamer board draw`` writes beside it.
+        beside = Path(m.source).with_suffix(".geometry.json")
+        if beside.is_file():
+            return read_geometry(beside)
     for name in (meta.geometry, m.name, meta.extends):
         if not name:
             continue
         name = str(name)
         if name.endswith(".json"):
             # A relative path is read beside the map file first (a board of one's own).
-            beside = Path(m.source).parent / name if m.source.endswith(".toml") else None
-            for path in (beside, Path(name)):
+            near = Path(m.source).parent / name if m.source.endswith(".toml") else None
+            for path in (near, Path(name)):
                 if path is not None and path.is_file():
                     return read_geometry(path)
         found = _packaged(name)
@@ -119,14 +143,28 @@ _GEOMETRY_CACHE: dict[int, tuple[Map, Geometry]] = {}
 
 
 def geometry_for(m: Map) -> Geometry:
-    """The geometry to draw ``m`` with: its own file, its parent's, or a schematic."""
+    """The geometry to draw ``m`` with: its own file, its parent's, or else one drawn from
+    the board itself (:func:`calhamer.render.draw.draw_board`, with the ``draw`` extra; a
+    schematic without it)."""
     hit = _GEOMETRY_CACHE.get(id(m))
     if hit is not None and hit[0] is m:
         return hit[1]
     base = _find_base(m)
-    geo = schematic(m) if base is None else _fit(m, base)
+    geo = _drawn(m) if base is None else _fit(m, base)
     _GEOMETRY_CACHE[id(m)] = (m, geo)
     return geo
+
+
+def _drawn(m: Map) -> Geometry:
+    """``m`` drawn from its board alone, or its schematic when the drawer's extra (networkx)
+    is not installed."""
+    try:
+        import networkx  # noqa: F401  (the draw extra)
+    except ImportError:
+        return schematic(m)
+    from calhamer.render.draw import draw_board
+
+    return _from_doc(draw_board(m))
 
 
 def _fit(m: Map, base: Geometry) -> Geometry:
@@ -153,8 +191,9 @@ def _fit(m: Map, base: Geometry) -> Geometry:
                 xy = (base.width - 30.0, 30.0 + 40.0 * len(shapes) % (base.height - 60))
         shapes[p.code] = _node(xy, 14.0, p.coasts)
     extras = {code: s for code, s in base.extras.items() if code not in shapes}
+    links = tuple(c for c in base.connectors if c.a in shapes and c.b in shapes)
     return Geometry(base.width, base.height, shapes, base.neutral, base.water, extras,
-                    unit_scale=base.unit_scale)
+                    unit_scale=base.unit_scale, coast=base.coast, connectors=links)
 
 
 def _given_xy(m: Map, code: str) -> Point | None:

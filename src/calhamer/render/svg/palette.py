@@ -17,6 +17,7 @@ __all__ = ["DEFAULT_COLORS", "FADE", "Palette", "faded", "is_light", "mix", "rgb
 DEFAULT_COLORS: dict[str, str] = {
     "sea": "#a9c9e6",
     "sea_border": "#7ea7cc",
+    "coast": "#4f7396",  # a drawn board's coastline
     "land": "#ede3c8",
     "neutral": "#d8cdb0",  # land that is no province
     "impassable": "#d9d2c3",

@@ -134,6 +134,30 @@ class Scene:
                                               "stroke": pal["border"]})
             SubElement(path, "title").text = name
         self._provinces(group, [p for p in m.provinces if p.terrain is not Terrain.SEA])
+        if geo.coast:
+            add(group, "path", {"class": "coast", "d": geo.coast, "fill": "none",
+                                "stroke": pal["coast"], "stroke-width": "1.3",
+                                "stroke-linejoin": "round", "stroke-linecap": "round"})
+        for link in geo.connectors:
+            self._connector(group, link.a, link.b, link.kind, link.d)
+
+    def _connector(self, parent: Element, a: str, b: str, kind: str, d: str) -> None:
+        """A bridge (a plank with dark rails: armies cross) or a canal (a dashed blue channel:
+        fleets only) between two adjacent provinces whose shapes do not meet."""
+        pal = self.palette
+        g = add(parent, "g", {"class": f"link {kind}"})
+        names = f"{self.m.provinces[self.m.loc(a)].name} and {self.m.provinces[self.m.loc(b)].name}"
+        add(g, "title", text=f"{'bridge' if kind == 'bridge' else 'canal'} between {names}")
+        if kind == "bridge":
+            add(g, "path", {"d": d, "stroke": pal["border"], "stroke-width": "5",
+                            "stroke-linecap": "butt", "fill": "none"})
+            add(g, "path", {"d": d, "stroke": pal["land"], "stroke-width": "2.6",
+                            "stroke-linecap": "butt", "fill": "none"})
+        else:
+            add(g, "path", {"d": d, "stroke": pal["sea"], "stroke-width": "4.5",
+                            "stroke-linecap": "round", "fill": "none"})
+            add(g, "path", {"d": d, "stroke": pal["sea_border"], "stroke-width": "1.4",
+                            "stroke-dasharray": "3 2", "fill": "none"})
 
     def _provinces(self, parent: Element, provinces: list[Province]) -> None:
         """Each province as one path with its title: coloured by its owner (a centre), else

@@ -45,6 +45,7 @@ from calhamer.phases import retreat_options
 from calhamer.phases.handlers import STANDARD_PHASES, PhaseHandler
 from calhamer.pieces import Unit
 from calhamer.reporter import STANDARD_REPORTER, Reporter
+from calhamer.rules import DisorderDistance
 from calhamer.victory import STANDARD_VICTORY, VictoryRule
 from calhamer.views import STANDARD_VISIBILITY, Visibility
 
@@ -134,6 +135,34 @@ class Variant:
     # A class attribute, so that ``import calhamer`` loads no model (nor pydantic).
     state: ClassVar[type[VariantState] | None] = None
 
+    # -- the rules vocabulary: the standard game's own options (:mod:`calhamer.vocabulary`,
+    # docs/variants.md), set by a variant in its class body, its file or its spec text. The
+    # defaults are the standard game's rules.
+    # Where a power builds: "home", "owned", "any-home" or "listed" (calhamer.phases.sites).
+    build_sites: ClassVar[str] = "home"
+    # Builds owed and not ordered: "waive", or "army-first-winter" (Chaos).
+    missing_builds: ClassVar[str] = "waive"
+    # The centres a solo needs (None: the map's victory_centers, a power's own first; 0: none).
+    solo_centres: ClassVar[int | None] = None
+    # Whether a solo also needs strictly the most centres (a tie for the lead plays on).
+    solo_needs_lead: ClassVar[bool] = False
+    # A lead over every other power that wins (0: none), falling by one a year from
+    # lead_margin_year (None: it never falls) to 1 at least (Twenty Twenty).
+    lead_margin: ClassVar[int] = 0
+    lead_margin_year: ClassVar[int | None] = None
+    # The phase kind in which victory is checked ("any", "M" or "A").
+    victory_phase: ClassVar[str] = "any"
+    # The last year played (None: none): after it the game ends, ranked by centres.
+    last_year: ClassVar[int | None] = None
+    # Whether the survivors may agree to a draw.
+    draw_vote: ClassVar[bool] = True
+    # The great powers played (None: all of the map's); the others are left off the board.
+    powers: ClassVar[tuple[str, ...] | None] = None
+    # Great powers on the board that nobody plays: their units hold, they never build.
+    unplayed: ClassVar[tuple[str, ...]] = ()
+    # The civil-disorder rule, by the edition's name for it (None: the edition's own).
+    civil_disorder: ClassVar[str | None] = None
+
     # The rule modules the variant is built from, in the order of its bases (set when the
     # class is created, from its bases).
     modules: ClassVar[tuple[type[RuleModule], ...]] = ()
@@ -159,8 +188,35 @@ class Variant:
     blocked_retreat_fails: ClassVar[bool] = False
 
     def phase_rules(self, rules: Rules) -> Rules:
-        """The edition as this variant plays it (a variant may fix some of its options)."""
-        return rules
+        """The edition as this variant plays it (a variant may fix some of its options; the
+        standard game sets the civil-disorder rule its ``civil_disorder`` option names)."""
+        chosen = self.civil_disorder
+        if chosen is None or rules.civil_disorder.value == chosen:
+            return rules
+        return rules.with_options(civil_disorder=DisorderDistance(chosen))
+
+    def board(self) -> Map:
+        """The board this variant is played on: its map (``map_name``) as its options and
+        modules change it (:meth:`make_board`). Made once for each variant class."""
+        cls = type(self)
+        found: Map | None = cls.__dict__.get("_board")
+        if found is None:
+            from calhamer.map import load_map
+
+            found = self.make_board(load_map(self.map_name))
+            cls._board = found  # type: ignore[attr-defined]
+        return found
+
+    def make_board(self, m: Map) -> Map:
+        """Map ``m`` as this variant plays it. The standard game leaves off the great powers
+        its ``powers`` option does not name; a module changes the board further (the
+        garrisons module adds the minor power that garrisons unowned centres) after
+        ``super()``."""
+        if self.powers is None or set(self.powers) >= set(m.power_codes):
+            return m
+        from calhamer.derived_maps import derived_map
+
+        return derived_map(m, ("powers", tuple(self.powers)))
 
     # The order as the resolver should see it; raises ``validation.Illegal``. A subclass
     # overrides it with a method ``(self, position, power, order)``; the standard game binds

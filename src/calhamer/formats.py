@@ -672,7 +672,8 @@ def _solo(position: Position, centers: dict[str, list[str]]) -> str | None:
     m = position.map
     rule = type(position.variant.victory)
     if (rule.solo is not VictoryRule.solo or rule.centres_needed is not VictoryRule.centres_needed
-            or not m.single_centres or len(centers) != len(m.power_codes)):
+            or not m.single_centres or len(centers) != len(m.power_codes)
+            or not position.variant.victory.counts_alone(position)):
         return position.winner()
     need = m.victory_centers
     if need:

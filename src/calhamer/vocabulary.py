@@ -16,7 +16,7 @@ editions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,7 @@ from calhamer.rules import DisorderDistance
 if TYPE_CHECKING:
     from calhamer.board import Map
 
-__all__ = ["BUILD_SITES", "OPTIONS", "Option", "option_value", "power_codes"]
+__all__ = ["BUILD_SITES", "OPTIONS", "Option", "option_value", "options_problem", "power_codes"]
 
 BUILD_SITES = ("home", "owned", "any-home", "listed")
 MISSING_BUILDS = ("waive", "army-first-winter")
@@ -107,7 +107,7 @@ def _disorder(name: str, value: Any) -> str | None:
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("build_sites", "where a power builds: home (its home centres), owned (any centre "
-           "it owns), any-home (any power's home centre it owns) or listed (the map's "
+           "it owns), any-home (any great power's home centre it owns) or listed (the map's "
            "[powers.X] builds)", "home", _choice(*BUILD_SITES)),
     Option("missing_builds", "builds a power is owed and did not order: waive (lost), or "
            "army-first-winter (in the first winter each unused build site gets an army)",
@@ -155,3 +155,21 @@ def power_codes(m: Map, name: str, given: Sequence[str] | None) -> tuple[str, ..
                                 f"{m.name!r} (the powers are {known})")
         found.append(code)
     return tuple(p for p in m.power_codes if p in found)
+
+
+def options_problem(values: Mapping[str, Any], m: Map) -> str | None:
+    """Why options ``values`` (as checked, powers as codes) cannot be played on board ``m``,
+    or None: listed build sites need a list for every power played, and a power nobody plays
+    must be on the board."""
+    played = values.get("powers") or m.power_codes
+    unplayed = values.get("unplayed") or ()
+    left_off = [p for p in unplayed if p not in played]
+    if left_off:
+        return (f"option unplayed: {', '.join(left_off)} is not among the powers played "
+                f"({', '.join(played)})")
+    if values.get("build_sites") == "listed":
+        missing = [p.code for p in m.powers if p.code in played and p.builds is None]
+        if missing:
+            return (f"build_sites = listed needs the map's [powers.X] builds for every power "
+                    f"played; they are missing for {', '.join(missing)}")
+    return None

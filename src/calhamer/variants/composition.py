@@ -32,20 +32,27 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
 from calhamer.variant import RuleModule, Variant
+from calhamer.vocabulary import OPTIONS, option_value, options_problem, power_codes
+
+if TYPE_CHECKING:
+    from calhamer.map import Map
 
 __all__ = ["MODULES", "REFUSES_EDITION", "VariantSpec", "compose", "find_module",
            "load_variant_file", "module_names", "parse_spec", "spec_of"]
 
 # The rule modules by name, in the order they are combined: the first is outermost (its
 # hooks run first and call the next ones' through ``super()``). Fog comes first, since it
-# decides what is told of everything the others do.
+# decides what is told of everything the others do; garrisons follow neutrals, so that on a
+# board with both DP answers for the minor powers it sells orders for and garrisons hold the
+# rest (docs/rules/composition.md).
 MODULES: dict[str, str] = {
     "fog": "calhamer.variants.kriegsplomacy:Fog",
     "neutrals": "calhamer.variants.dp:Neutrals",
+    "garrisons": "calhamer.variants.garrisons:Garrisons",
     "colours": "calhamer.variants.arpiesse:Colours",
     "stacks": "calhamer.variants.superdiplomacy:Stacks",
     "flexible-builds": "calhamer.variants.kriegsplomacy:FlexibleBuilds",
@@ -56,7 +63,7 @@ REFUSES_EDITION: dict[str, str] = {
               "edition's options",
 }
 _ALIASES = {"colors": "colours", "fog-of-war": "fog", "dp": "neutrals", "dp-neutrals": "neutrals",
-            "flexible": "flexible-builds", "stack": "stacks"}
+            "flexible": "flexible-builds", "stack": "stacks", "garrison": "garrisons"}
 
 _COMPOSED: dict[str, Variant] = {}  # canonical spec text -> the variant made for it
 
@@ -125,9 +132,12 @@ class VariantSpec:
 
 
 def _canonical(value: Any) -> Any:
-    """An option's value as a spec holds it: a list of names sorted, as a tuple."""
+    """An option's value as a spec holds it: a list of names sorted, as a tuple; a name in
+    lower case (as the spec's text reads it back)."""
     if isinstance(value, (list, tuple, frozenset, set)):
         return tuple(sorted(str(v).strip().lower() for v in value))
+    if isinstance(value, str):
+        return value.strip().lower()
     return value
 
 
@@ -182,12 +192,13 @@ def parse_spec(text: str) -> VariantSpec:
 
 
 def spec_of(variant: Variant) -> VariantSpec | None:
-    """The spec a variant built from modules answers to (None for the standard game or a
-    variant that names no module)."""
+    """The spec a variant built from modules, or setting options of the rules vocabulary,
+    answers to (None for the standard game or a variant that does neither)."""
     cls = type(variant)
-    if not cls.modules:
+    options: dict[str, Any] = {name: getattr(cls, name) for name in OPTIONS
+                               if getattr(cls, name) != getattr(Variant, name)}
+    if not cls.modules and not options:
         return None
-    options: dict[str, Any] = {}
     for module in cls.modules:
         for option in module.options:
             value = getattr(cls, option)
@@ -197,18 +208,27 @@ def spec_of(variant: Variant) -> VariantSpec | None:
     return VariantSpec.of(cls.map_name, [m.module_name for m in cls.modules], options, rules)
 
 
-def _checked_options(modules: Sequence[type[RuleModule]],
-                     options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options as class attributes, each checked against the module that takes it."""
+def _checked_options(modules: Sequence[type[RuleModule]], options: Mapping[str, Any],
+                     board: Map) -> dict[str, Any]:
+    """The options as class attributes, each checked against the module that takes it, or
+    as an option of the rules vocabulary every variant takes (powers named as the board's)."""
     known = {name: module for module in modules for name in module.options}
     out: dict[str, Any] = {}
     for name, value in options.items():
+        if name in OPTIONS:
+            out[name] = option_value(name, value)
+            if name in ("powers", "unplayed"):
+                out[name] = power_codes(board, name, out[name])
+            continue
         module = known.get(name)
         if module is None:
-            takes = ", ".join(sorted(known)) or "none"
+            takes = ", ".join(sorted([*known, *OPTIONS]))
             raise CalhamerError(f"no module of this variant takes the option {name!r} "
                                 f"(the options are: {takes})")
         out[name] = module.option_value(name, value)
+    problem = options_problem(out, board)
+    if problem is not None:
+        raise CalhamerError(problem)
     return out
 
 
@@ -238,23 +258,19 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
 
     modules = [find_module(m) for m in spec.modules]
     if not modules and spec.board == Variant.map_name and spec.rules in (
-            None, Variant.default_rules):
+            None, Variant.default_rules) and not spec.options:
         return _standard(presets)
     try:
         board = load_map(spec.board)
     except CalhamerError as exc:
         raise CalhamerError(f"the board {spec.board!r} could not be loaded: {exc}") from None
-    for module in modules:
-        problem = module.board_problem(board)
-        if problem is not None:
-            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
     if spec.rules is not None:
         find_rules(spec.rules)  # an unknown edition is refused here, not at the first phase
         for name in spec.modules:
             if name in REFUSES_EDITION:
                 raise CalhamerError(f"{name} cannot be played with a rule edition: "
                                     + REFUSES_EDITION[name])
-    attrs: dict[str, Any] = _checked_options(modules, dict(spec.options))
+    attrs: dict[str, Any] = _checked_options(modules, dict(spec.options), board)
     titles = ", ".join(m.module_title[:1].lower() + m.module_title[1:] if i
                        else m.module_title for i, m in enumerate(modules)) or "Standard rules"
     attrs.update(
@@ -268,7 +284,14 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     )
     bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
     cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
-    found = _COMPOSED[key] = cls()
+    for module in modules:
+        # Asked of the variant made (its options set), in the module's own words.
+        problem = module.board_problem.__func__(cls, board)  # type: ignore[attr-defined]
+        if problem is not None:
+            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
+    made = cls()
+    made.board()  # the board as the options change it: a problem is told now, not in play
+    found = _COMPOSED[key] = made
     return found
 
 

@@ -18,13 +18,12 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from calhamer.pieces import Phase
 from calhamer.server.deps import PageDep, SessionDep
 from calhamer.server.models import Event, GameRow, User
 from calhamer.server.pages import render
 from calhamer.server.routes.games import LISTED
 from calhamer.server.services import games, results
-from calhamer.server.services.common import position_of
+from calhamer.server.services.common import phase_name, position_of
 from calhamer.server.views import viewer_for
 
 api = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -73,7 +72,7 @@ def open_games(session: Session, user: User | None) -> list[OpenGame]:
                 if s.user_id is None and s.invite_token]
         if free:
             out.append(OpenGame(game.id, game.name, game.variant, game.press,
-                                Phase.parse(phase.code).name, free))
+                                phase_name(game, phase.code), free))
     return out
 
 
@@ -98,7 +97,7 @@ def played(session: Session, user: User) -> list[Played]:
             result = f"won by {names.get(game.winner, game.winner.title())}"
         else:
             result = "ended" + (f": {game.end_reason}" if game.end_reason else "")
-        out.append(Played(game.id, game.name, game.variant, Phase.parse(phase.code).name,
+        out.append(Played(game.id, game.name, game.variant, phase_name(game, phase.code),
                           game.status, role, viewer.power, centres, result))
     return out
 

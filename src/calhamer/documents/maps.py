@@ -150,7 +150,7 @@ MAP_HINTS = {
     "army.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "fleet.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "oneway.*": 'one-way edges are written as a list of "FROM TO", like ["NTH WOO"]',
-    "calendar.seasons": 'seasons are written [{ code = "S", name = "Spring" }, ...]',
+    "calendar.seasons": 'seasons are written [{{ code = "S", name = "Spring" }}, ...]',
     "calendar.year_step": "year_step must be a whole number of at least 1",
     "calendar.adjust_every": "adjust_every must be a whole number of at least 1",
     "powers.*.victory_centers": "victory_centers must be a whole number of at least 0",

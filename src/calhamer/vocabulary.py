@@ -49,7 +49,9 @@ class Option:
 
 def _choice(*choices: str, upper: bool = False) -> Check:
     def check(name: str, value: Any) -> Any:
-        text = str(value).strip() if isinstance(value, str) else None
+        # (a spec's text reads "1971" as a number)
+        plain = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+        text = str(value).strip() if plain else None
         found = next((c for c in choices if text is not None and c.lower() == text.lower()),
                      None)
         if found is None:

@@ -281,6 +281,7 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
         default_rules=spec.rules or Variant.default_rules,
         __module__=__name__,
         __doc__=f"The variant {key}, composed from rule modules.",
+        __reduce__=_reduce_composed,  # it travels to another process as its text
     )
     bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
     cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
@@ -293,6 +294,11 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     made.board()  # the board as the options change it: a problem is told now, not in play
     found = _COMPOSED[key] = made
     return found
+
+
+def _reduce_composed(variant: Variant) -> tuple[Any, ...]:
+    """How a composed variant is pickled: its canonical text, composed again there."""
+    return (compose, (variant.name,))
 
 
 def _standard(presets: Presets | None) -> Variant:

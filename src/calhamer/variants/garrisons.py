@@ -47,7 +47,7 @@ class Garrisons(RuleModule):
     """
 
     module_name = "garrisons"
-    module_title = "Neutral garrisons that only hold (no Diplomacy Points)"
+    module_title = "Neutral garrisons that only hold"
     options = MappingProxyType({
         "garrison_unowned": "garrison every centre no power owns at the start with an army "
                             "of a minor power NEUTRAL (\"Neutral\") that rebuilds",

@@ -90,17 +90,21 @@ class VictoryRule:
     power standing, the last year, or a draw by year limit or by agreement of the survivors.
     Variants override the methods."""
 
-    def centres_needed(self, position: Position, power: str | None = None) -> int:
+    def centres_needed(self, position: Position) -> int:
         """The supply centres a solo needs on this board (0: no solo): the variant's
-        ``solo_centres``, else ``power``'s own target from the map, else the board's."""
+        ``solo_centres``, else the board's ``victory_centers``."""
         chosen = position.variant.solo_centres
-        if chosen is not None:
-            return chosen
-        if power is not None:
+        return chosen if chosen is not None else position.map.victory_centers
+
+    def target_of(self, position: Position, power: str) -> int:
+        """The centres ``power`` needs for a solo: its own ``victory_centers`` from the map
+        where it has one and the variant sets no ``solo_centres``, else
+        :meth:`centres_needed`."""
+        if position.variant.solo_centres is None:
             own = position.map.power(power).victory_centers
             if own is not None:
                 return own
-        return position.map.victory_centers
+        return self.centres_needed(position)
 
     def contenders(self, position: Position) -> list[str]:
         """The great powers played that are still in the game (a unit or a centre), in the
@@ -134,7 +138,7 @@ class VictoryRule:
         for power, count in counts.items():
             if power in variant.unplayed:
                 continue
-            need = self.centres_needed(position, power)
+            need = self.target_of(position, power)
             if need and count >= need and (not variant.solo_needs_lead or power == leader):
                 return power
         margin = self.lead_needed(position)

@@ -209,7 +209,7 @@ class Map:
 
     def is_minor(self, code: str) -> bool:
         """Whether ``code`` is a minor power (one no player commands)."""
-        return any(p.code == code for p in self.minor_powers)
+        return code in self._minor_codes
 
     def find_power(self, text: str) -> str | None:
         """A power (minor powers included) by code, name, adjective or alias."""
@@ -330,6 +330,9 @@ class Map:
         for i, p in enumerate(by_code):
             rank[p] = i
         object.__setattr__(self, "code_rank", tuple(rank))
+        object.__setattr__(self, "_minor_codes", frozenset(p.code for p in self.minor_powers))
+        object.__setattr__(self, "own_targets", any(
+            p.victory_centers is not None for p in self.powers))
         object.__setattr__(self, "convoy_space", tuple(
             p.terrain is Terrain.SEA or p.convoys for p in self.provinces))
 
@@ -349,6 +352,9 @@ class Map:
     province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
     # Whether a fleet in each province may convoy (seas, and coasts marked ``convoys``).
     convoy_space: tuple[bool, ...] = field(init=False, repr=False)
+    _minor_codes: frozenset[str] = field(init=False, repr=False)
+    # Whether some great power has a solo target of its own (``[powers.X] victory_centers``).
+    own_targets: bool = field(init=False, repr=False)
 
 
 COAST_NAMES = {"NC": "North Coast", "SC": "South Coast", "EC": "East Coast", "WC": "West Coast"}

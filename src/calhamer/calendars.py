@@ -14,7 +14,7 @@ module imports nothing of calhamer, so that the pieces and the board can both us
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,18 +55,18 @@ class Calendar:
     year_step: int = 1
     adjust_every: int = 1
     first_year: int = 1901
+    # Worked out once (asked for every phase and every document read):
+    # whether the year is the standard one, Spring and Fall, then a Winter, every year (the
+    # names may differ): the phases' usual path, which the flow takes quickly;
+    standard: bool = field(init=False, repr=False, compare=False)
+    # every season letter the calendar declares (its seasons and its winter).
+    letters: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def standard(self) -> bool:
-        """Whether the year is the standard one: Spring and Fall, then a Winter, every year
-        (the names may differ): the phases' usual path, which the flow takes quickly."""
-        return (tuple(s.code for s in self.seasons) == ("S", "F") and self.winter.code == "W"
-                and self.year_step == 1 and self.adjust_every == 1)
-
-    @property
-    def letters(self) -> frozenset[str]:
-        """Every season letter the calendar declares (its seasons and its winter)."""
-        return frozenset((*(s.code for s in self.seasons), self.winter.code))
+    def __post_init__(self) -> None:
+        codes = tuple(s.code for s in self.seasons)
+        object.__setattr__(self, "standard", codes == ("S", "F") and self.winter.code == "W"
+                           and self.year_step == 1 and self.adjust_every == 1)
+        object.__setattr__(self, "letters", frozenset((*codes, self.winter.code)))
 
     @property
     def first_season(self) -> str:

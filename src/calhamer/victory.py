@@ -133,15 +133,20 @@ class VictoryRule:
             return None
         m = position.map
         variant = position.variant
-        counts = {p: c for p, c in position.center_counts().items() if not m.is_minor(p)}
-        leader, lead = _leader(counts)
-        for power, count in counts.items():
-            if power in variant.unplayed:
-                continue
-            need = self.target_of(position, power)
-            if need and count >= need and (not variant.solo_needs_lead or power == leader):
-                return power
+        counts = position.center_counts()
         margin = self.lead_needed(position)
+        leader, lead = None, 0
+        if variant.solo_needs_lead or margin:
+            leader, lead = _leader({p: c for p, c in counts.items() if not m.is_minor(p)})
+        own = variant.solo_centres is None and m.own_targets  # a power's own target
+        need = self.centres_needed(position)
+        for power, count in counts.items():
+            if own:
+                need = self.target_of(position, power)
+            if (need and count >= need and not m.is_minor(power)
+                    and power not in variant.unplayed
+                    and (not variant.solo_needs_lead or power == leader)):
+                return power
         if margin and leader is not None and leader not in variant.unplayed and lead >= margin:
             return leader
         return None
@@ -150,8 +155,7 @@ class VictoryRule:
         """Whether a solo is the board's one number of centres and nothing else (no option of
         the vocabulary changes it and no power has a target of its own): the question a
         writer of documents asks before counting the lists it wrote instead."""
-        return _counts_alone(position.variant) and not any(
-            p.victory_centers is not None for p in position.map.powers)
+        return _counts_alone(position.variant) and not position.map.own_targets
 
     def result(
         self,

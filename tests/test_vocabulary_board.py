@@ -178,20 +178,18 @@ def test_oneway_an_army_is_convoyed_into_a_trade_province() -> None:
 
 def test_oneway_edges_are_checked_in_the_map_file(tmp_path: Path) -> None:
     text = (DATA / "trade.toml").read_text()
-    for bad, said in [('fleet = ["CNS WOO", "CNS IRO", "CNS GRA"]', None),
+    for n, (bad, said) in enumerate([('fleet = ["CNS WOO", "CNS IRO", "CNS GRA"]', None),
                       ('fleet = ["CNS"]', 'oneway.fleet: \'CNS\' must name two places'),
                       ('fleet = ["CNS ATL"]', "names 'ATL', which is not a province"),
-                      ('army = ["CNS WOO"]', "[army] gives CNS army neighbours, but it is sea")]:
-        path = tmp_path / "t.toml"
+                      ('army = ["CNS WOO"]', "[army] gives CNS army neighbours, but it is sea")]):
+        path = tmp_path / f"t{n}.toml"  # a file of its own each: boards are loaded once
         path.write_text(text.replace('fleet = ["CNS WOO", "CNS IRO", "CNS GRA"]', bad))
-        load_map.cache_clear()
         if said is None:
             load_map(str(path))
             continue
         with pytest.raises(MapError) as info:
             load_map(str(path))
         assert said in str(info.value) and "\n" not in str(info.value)
-    load_map.cache_clear()
 
 
 # -- edges for one unit type -------------------------------------------------------------------
@@ -353,28 +351,20 @@ def test_calendar_the_map_files_calendar_is_checked(tmp_path: Path, change: str,
         'seasons = [{ code = "Y", name = "Year" }]', change)
     path = tmp_path / "cal.toml"
     path.write_text(text)
-    load_map.cache_clear()
-    try:
-        if said is None:
-            assert load_map(str(path)).calendar.year_step == 5
-            return
-        with pytest.raises(MapError) as info:
-            load_map(str(path))
-        assert said in str(info.value) and "\n" not in str(info.value)
-    finally:
-        load_map.cache_clear()
+    if said is None:
+        assert load_map(str(path)).calendar.year_step == 5
+        return
+    with pytest.raises(MapError) as info:
+        load_map(str(path))
+    assert said in str(info.value) and "\n" not in str(info.value)
 
 
 def test_calendar_a_start_phase_in_a_season_the_calendar_lacks_is_refused(
         tmp_path: Path) -> None:
     path = tmp_path / "cal.toml"
     path.write_text((DATA / "hundred.toml").read_text().replace('"Y1425M"', '"S1425M"'))
-    load_map.cache_clear()
-    try:
-        with pytest.raises(MapError, match="which is not a season of the calendar"):
-            load_map(str(path))
-    finally:
-        load_map.cache_clear()
+    with pytest.raises(MapError, match="which is not a season of the calendar"):
+        load_map(str(path))
 
 
 def test_convoys_the_map_file_refuses_convoys_on_land(tmp_path: Path) -> None:
@@ -382,12 +372,8 @@ def test_convoys_the_map_file_refuses_convoys_on_land(tmp_path: Path) -> None:
     path.write_text((DATA / "baleares.toml").read_text().replace(
         'TAR = { name = "Tarraco", type = "coast" }',
         'TAR = { name = "Tarraco", type = "land", convoys = true }'))
-    load_map.cache_clear()
-    try:
-        with pytest.raises(MapError, match=r"province TAR: convoys = true is for a coast"):
-            load_map(str(path))
-    finally:
-        load_map.cache_clear()
+    with pytest.raises(MapError, match=r"province TAR: convoys = true is for a coast"):
+        load_map(str(path))
 
 
 def test_convoys_the_standard_boards_coasts_still_cannot_convoy() -> None:

@@ -77,7 +77,8 @@ def test_the_modules_are_combined_in_one_order_whatever_order_they_are_named_in(
     texts = {VariantSpec.of("kriegsplomacy", order).text()
              for order in itertools.permutations(names)}
     assert texts == {"kriegsplomacy+fog+colours+flexible-builds"}
-    assert list(MODULES) == ["fog", "neutrals", "colours", "stacks", "flexible-builds"]
+    assert list(MODULES) == ["fog", "neutrals", "garrisons", "colours", "stacks",
+                             "flexible-builds"]
     one = find_variant("kriegsplomacy+flexible-builds+colours+fog")
     assert one is find_variant("kriegsplomacy+fog+colours+flexible-builds")
     # The class's bases are the modules in that order: fog outermost.

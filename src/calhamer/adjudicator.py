@@ -799,7 +799,9 @@ class MovementResolver(GuessResolver):
         return False
 
     def map_is_sea(self, province: int) -> bool:
-        return self.table.map.is_sea(province)
+        """Whether a fleet in ``province`` convoys from a sea (or a coast whose fleets may
+        convoy, which is a sea for convoying)."""
+        return self.table.map.can_convoy(province)
 
     def decide_convoy(self, f: int) -> bool:
         # DATC 5.D: ask the attackers' conditions directly rather than through resolve, so

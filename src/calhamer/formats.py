@@ -15,8 +15,9 @@ from json.encoder import encode_basestring_ascii as _encode_text
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from calhamer.calendars import SEASON_NAMES
 from calhamer.errors import CalhamerError, PhaseError
-from calhamer.map import Map, UnitType, load_map
+from calhamer.map import Map, UnitType
 from calhamer.notation import Notation
 from calhamer.phases.flow import editable
 from calhamer.position import Dislodged, Phase, Position, Unit, units_from_specs
@@ -293,10 +294,14 @@ def _read_fields(doc: Mapping[str, Any], fields: _Fields, *, direct: bool
     read and the board checked, as the model path always did. Both read alike, and fail alike:
     a name the memos do not hold is read, and its error worded, by the same readers."""
     variant = find_variant(fields.variant)
-    m = load_map(variant.map_name)
+    m = variant.board()  # its map, as the variant's options change it
     rules = fields.rules or variant.default_rules
     find_rules(rules)  # fail early, with the list of editions, on a bad name
     phase = _phase(fields.phase or m.start_phase)
+    if phase.season not in m.calendar.letters and phase.season not in SEASON_NAMES:
+        raise PhaseError(f"phase {phase.code}: the board {m.name!r} has no season "
+                         f"{phase.season!r} (its seasons are "
+                         f"{', '.join(sorted(m.calendar.letters))})")
     codes = m._power_codes
     specs = fields.units  # keyed by power codes, as calhamer writes them, or read here
     if not codes.issuperset(specs):
@@ -716,7 +721,8 @@ def _solo(position: Position, centers: dict[str, list[str]]) -> str | None:
     m = position.map
     rule = type(position.variant.victory)
     if (rule.solo is not VictoryRule.solo or rule.centres_needed is not VictoryRule.centres_needed
-            or not m.single_centres or len(centers) != len(m.power_codes)):
+            or not m.single_centres or len(centers) != len(m.power_codes)
+            or not position.variant.victory.counts_alone(position)):
         return position.winner()
     need = m.victory_centers
     if need:

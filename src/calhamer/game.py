@@ -510,8 +510,12 @@ class Game:
 
     def vote_draw(self, power: str, agree: bool = True) -> GameEnd | None:
         """Record ``power``'s vote for (or against) a draw in the current phase; when every
-        surviving power agrees, the game ends in a draw, which is returned."""
+        surviving power agrees, the game ends in a draw, which is returned. A variant whose
+        ``draw_vote`` is false takes no such vote."""
         code = self._power(power)
+        if agree and not self.current.variant.draw_vote:
+            raise GameError(f"{self.current.variant.title} has no draws by agreement: "
+                            "the game goes on until it is won or its last year is over")
         if agree:
             self.draw_votes.add(code)
         else:
@@ -566,6 +570,9 @@ class Game:
             raise GameError(f"{power!r} is not a power of this game; the powers are {known}")
         if m.is_minor(code):
             raise GameError(f"{m.power(code).name} is a minor power: no player orders for it")
+        if code in self.current.variant.unplayed:
+            raise GameError(f"nobody plays {m.power(code).name} in this variant: its units "
+                            "hold, and no orders are taken for it")
         return code
 
     def _check_not_over(self) -> None:

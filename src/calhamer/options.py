@@ -41,7 +41,12 @@ is listed:
   more); mixed stacks list their armies' and fleets' orders under one key. Retreats, builds
   and removals are those that adjudicated alone would not be invalid (builds and removals:
   that would succeed).
-- Minor powers and phase kinds the core does not know (Arpiesse's exchange) list nothing.
+- Minor powers, powers nobody plays (the ``unplayed`` option) and phase kinds the core does
+  not know (Arpiesse's exchange) list nothing.
+
+Boards. A coast whose fleets may convoy (``convoys = true``) is a sea for convoying: a fleet
+there lists convoys, and armies are listed moves by convoy through it. One-way edges are
+listed in their direction only (moves, supports into a province, retreats).
 """
 
 from __future__ import annotations
@@ -102,9 +107,9 @@ def possible_orders(
     if code is None:
         known = ", ".join(m.power_codes)
         raise CalhamerError(f"{power!r} is not a power of this game; the powers are {known}")
-    if m.is_minor(code):
-        return {}
     variant = position.variant
+    if m.is_minor(code) or code in variant.unplayed:
+        return {}  # nobody gives its orders (its units hold, it never builds)
     handler = variant.phases.get(position.phase.kind)
     if handler is None:
         return {}
@@ -174,7 +179,7 @@ class _Fleets:
 
     def __init__(self, m: Map, pieces: list[_Piece]) -> None:
         near = m.province_fleet_adjacent
-        seas = {p.province for p in pieces if p.type is FLEET and m.is_sea(p.province)}
+        seas = {p.province for p in pieces if p.type is FLEET and m.can_convoy(p.province)}
         self.chain: dict[ProvinceId, int] = {}
         self.coasts: list[frozenset[ProvinceId]] = []
         for sea in sorted(seas):
@@ -328,7 +333,7 @@ def movement_candidates(
                 support = Support(piece.type, piece.loc, target.type, target.loc, q)
                 if _passes(check, support):
                     listed.append(support)
-        if piece.type is FLEET and m.is_sea(here):
+        if piece.type is FLEET and m.can_convoy(here):
             chain = fleets.chain[here]
             carried = fleets.coasts[chain]
             for army in board.armies_near[chain]:

@@ -11,13 +11,16 @@ from dataclasses import FrozenInstanceError, dataclass
 from typing import Final
 
 from calhamer._build import fit_data_classes, mypyc_attr
+from calhamer.board import Location, ProvinceId, UnitType
+from calhamer.calendars import KIND_NAMES, SEASON_NAMES
 from calhamer.errors import PhaseError
-from calhamer.map import Location, ProvinceId, UnitType
 
-SEASONS = ("S", "F", "W")
-SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer"}
-KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments", "X": "Exchange"}
-_PHASE_RE = re.compile(r"^([SFWU])(\d{1,5})([MRAX])$")
+__all__ = ["KIND_NAMES", "SEASONS", "SEASON_NAMES", "Dislodged", "Phase", "Unit", "phase_of"]
+
+SEASONS = ("S", "F", "W")  # the standard board's (a board's calendar may declare others)
+# Any letter is a season here: which letters a board plays is its calendar's business
+# (calhamer.calendars), asked where a position is read against its board.
+_PHASE_RE = re.compile(r"^([A-Z])(\d{1,5})([MRAX])$")
 
 _set = object.__setattr__  # how an immutable value's own __init__ fills it in
 
@@ -35,7 +38,10 @@ def _frozen_delattr(self: object, name: str) -> None:
 class Phase:
     """A phase code such as ``S1901M``: season, year and kind (Movement, Retreats, Adjustments).
 
-    Variants may add seasons (``U`` for a summer phase) and kinds (``X`` for exchanges).
+    The season is any letter: a board's calendar declares its own (Hundred's ``Y1425M``, see
+    :mod:`calhamer.calendars`), and variants may add one (``U`` for a summer phase); kinds are
+    movement, retreats, adjustments and a variant's exchange (``X``). Years 0 and 1 are years
+    like any other (``S0001M`` is read as ``S1M``).
 
     An immutable value, ordered by year, then season, then kind. Written out by hand rather
     than as a dataclass: a dataclass compiles its methods when its module is imported, and
@@ -109,6 +115,8 @@ class Phase:
 
     @property
     def name(self) -> str:
+        """``Spring 1901 Movement``, with the usual season names; a board's own seasons are
+        named by its calendar (``Map.phase_name``)."""
         return f"{SEASON_NAMES.get(self.season, self.season)} {self.year} {KIND_NAMES[self.kind]}"
 
     @property

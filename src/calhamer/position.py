@@ -85,10 +85,16 @@ class Position:
 
     @classmethod
     def initial(cls, m: Map | str | None = None, variant: Variant = STANDARD) -> Position:
-        """The starting position of a variant (by default the standard game) on its map, or
-        on the map ``m``; units are read as the variant reads them (Arpiesse's are red)."""
+        """The starting position of a variant (by default the standard game) on its board
+        (:meth:`Variant.board`), or on the map ``m``; units are read as the variant reads them
+        (Arpiesse's are red)."""
         parse_unit = variant.notation.parse_unit
-        board = load_map(m if m is not None else variant.map_name) if not isinstance(m, Map) else m
+        if isinstance(m, Map):
+            board = m
+        elif m is None or m == variant.map_name:
+            board = variant.board()  # its map, as the variant's options change it
+        else:
+            board = load_map(m)
         units: dict[ProvinceId, Unit] = {}
         for power, specs in board.start_units.items():
             for spec in specs:

@@ -45,7 +45,7 @@ def phase_report(outcome: PhaseOutcome | PowerView, *, powers: list[str] | None 
         return view_report(outcome)
     before = outcome.before
     m = before.map
-    lines = [f"{before.phase.name} ({before.phase.code})", ""]
+    lines = [f"{before.map.phase_name(before.phase)} ({before.phase.code})", ""]
     blocks = before.variant.reporter.results(outcome, powers)
     lines += result_blocks(outcome, powers) if blocks is None else blocks
     if outcome.dislodged and powers is None:
@@ -82,7 +82,8 @@ def _ordered(position: Position, keyed: Mapping[str, object]) -> list[str]:
 def position_summary(position: Position) -> list[str]:
     """The next phase, the supply-centre chart, and a winner if there is one."""
     m = position.map
-    lines = ["------", f"Next: {position.phase.name} ({position.phase.code})", ""]
+    named = position.map.phase_name(position.phase)
+    lines = ["------", f"Next: {named} ({position.phase.code})", ""]
     centers = position.center_counts()
     units = position.unit_counts()
     for power in m.power_codes:
@@ -118,7 +119,7 @@ def position_summary(position: Position) -> list[str]:
 def position_report(position: Position) -> str:
     """The units of every power, for ``calhamer game show``."""
     m = position.map
-    lines = [f"{position.phase.name} ({position.phase.code})", ""]
+    lines = [f"{position.map.phase_name(position.phase)} ({position.phase.code})", ""]
     format_unit = position.variant.notation.format_unit
     for power in m.power_codes:
         units = [format_unit(m, u) for u in position.units_of(power)]
@@ -140,7 +141,7 @@ def view_report(view: PowerView) -> str:
     before = view.before
     m = before.map
     names = {p.code: p.name for p in (*m.powers, *m.minor_powers)}
-    heading = f"{before.phase.name} ({before.phase.code})"
+    heading = f"{before.map.phase_name(before.phase)} ({before.phase.code})"
     if view.power is not None:
         heading += f", as {names.get(view.power, view.power.title())} sees it"
     elif not view.complete:
@@ -169,7 +170,7 @@ def view_report(view: PowerView) -> str:
         lines += position_summary(view.next)
         return "\n".join(lines).rstrip() + "\n"
     nxt = view.next
-    lines += ["------", f"Next: {nxt.phase.name} ({nxt.phase.code})", ""]
+    lines += ["------", f"Next: {nxt.map.phase_name(nxt.phase)} ({nxt.phase.code})", ""]
     if view.power is not None:
         lines += _own_summary(nxt, view.power)
     return "\n".join(lines).rstrip() + "\n"
@@ -198,7 +199,7 @@ def power_position_report(position: Position, power: str) -> str:
         return position_report(position)
 
     known = known_position(position, power)
-    lines = [f"{position.phase.name} ({position.phase.code})", ""]
+    lines = [f"{position.map.phase_name(position.phase)} ({position.phase.code})", ""]
     lines += _own_summary(known, power)
     lines += ["", *totals_lines(known)]
     return "\n".join(lines) + "\n"

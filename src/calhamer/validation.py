@@ -31,20 +31,25 @@ def sea_route_exists(
     seas: frozenset[ProvinceId] | set[ProvinceId] | None = None,
     avoid: ProvinceId | None = None,
 ) -> bool:
-    """Whether an army could be convoyed from ``origin`` to ``dest`` through sea provinces.
+    """Whether an army could be convoyed from ``origin`` to ``dest`` through sea provinces
+    (and coasts whose fleets may convoy, ``convoys = true``).
 
     ``seas`` limits the route to those seas (the ones holding fleets); None allows every sea.
     """
     if m.provinces[dest].terrain is not Terrain.COAST:
         return False
     near = m.province_fleet_adjacent
-    usable = m.is_sea if seas is None else seas.__contains__
-    return m.sea_chain(origin, lambda p: p != avoid and usable(p), lambda sea: dest in near[sea])
+    usable = m.can_convoy if seas is None else seas.__contains__
+    # (a coast that convoys is never a step of a route to itself)
+    return m.sea_chain(origin, lambda p: p != avoid and p != dest and usable(p),
+                       lambda sea: dest in near[sea])
 
 
 def fleet_seas(position: Position) -> frozenset[ProvinceId]:
+    """The provinces where a fleet stands that may convoy (seas, and ``convoys`` coasts)."""
     m = position.map
-    return frozenset(p for p, u in position.units.items() if u.type is FLEET and m.is_sea(p))
+    return frozenset(p for p, u in position.units.items()
+                     if u.type is FLEET and m.can_convoy(p))
 
 
 def check_movement_order(position: Position, power: str | None, order: Order) -> Order:
@@ -166,8 +171,8 @@ def _check_support(position: Position, order: Support) -> Support:
 def _check_convoy(position: Position, order: Convoy) -> Convoy:
     m = position.map
     here = m.province_of(order.loc)
-    if order.unit_type is not FLEET or not m.is_sea(here):
-        raise Illegal("only fleets at sea can convoy")
+    if order.unit_type is not FLEET or not m.can_convoy(here):
+        raise Illegal("only fleets at sea (or on a coast whose fleets may convoy) can convoy")
     army_from = m.province_of(order.army)
     army_to = m.province_of(order.dest)
     if not m.is_coastal(army_from) or not m.is_coastal(army_to):
@@ -196,7 +201,7 @@ def _route_fleets_cached(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozen
             found.update(path)
             return
         for nxt in near[last]:
-            if not m.is_sea(nxt) or nxt in path or origin in near[nxt]:
+            if not m.can_convoy(nxt) or nxt == dest or nxt in path or origin in near[nxt]:
                 continue
             # Keep routes irredundant: no sea may touch an earlier one except its predecessor.
             if any(nxt in near[earlier] for earlier in path[:-1]):
@@ -204,7 +209,7 @@ def _route_fleets_cached(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozen
             extend([*path, nxt])
 
     for first in near[origin]:
-        if m.is_sea(first):
+        if m.can_convoy(first) and first != dest:
             extend([first])
     return frozenset(found)
 

@@ -135,6 +135,34 @@ class Variant:
     # A class attribute, so that ``import calhamer`` loads no model (nor pydantic).
     state: ClassVar[type[VariantState] | None] = None
 
+    # -- the rules vocabulary: the standard game's own options (:mod:`calhamer.vocabulary`,
+    # docs/variants.md), set by a variant in its class body, its file or its spec text. The
+    # defaults are the standard game's rules.
+    # Where a power builds: "home", "owned", "any-home" or "listed" (calhamer.phases.sites).
+    build_sites: ClassVar[str] = "home"
+    # Builds owed and not ordered: "waive", or "army-first-winter" (Chaos).
+    missing_builds: ClassVar[str] = "waive"
+    # The centres a solo needs (None: the map's victory_centers, a power's own first; 0: none).
+    solo_centres: ClassVar[int | None] = None
+    # Whether a solo also needs strictly the most centres (a tie for the lead plays on).
+    solo_needs_lead: ClassVar[bool] = False
+    # A lead over every other power that wins (0: none), falling by one a year from
+    # lead_margin_year (None: it never falls) to 1 at least (Twenty Twenty).
+    lead_margin: ClassVar[int] = 0
+    lead_margin_year: ClassVar[int | None] = None
+    # The phase kind in which victory is checked ("any", "M" or "A").
+    victory_phase: ClassVar[str] = "any"
+    # The last year played (None: none): after it the game ends, ranked by centres.
+    last_year: ClassVar[int | None] = None
+    # Whether the survivors may agree to a draw.
+    draw_vote: ClassVar[bool] = True
+    # The great powers played (None: all of the map's); the others are left off the board.
+    powers: ClassVar[tuple[str, ...] | None] = None
+    # Great powers on the board that nobody plays: their units hold, they never build.
+    unplayed: ClassVar[tuple[str, ...]] = ()
+    # The civil-disorder rule, by the edition's name for it (None: the edition's own).
+    civil_disorder: ClassVar[str | None] = None
+
     # The rule modules the variant is built from, in the order of its bases (set when the
     # class is created, from its bases).
     modules: ClassVar[tuple[type[RuleModule], ...]] = ()
@@ -159,39 +187,36 @@ class Variant:
     # illegal one (which disbands it too, but says why).
     blocked_retreat_fails: ClassVar[bool] = False
 
-    # The flat variant options: taken by every variant, whatever its modules (a variant
-    # file's [options], a spec's ?name=value), each a class attribute of its own below.
-    variant_options: ClassVar[Mapping[str, str]] = MappingProxyType({
-        "civil_disorder": "which units go when a power owes removals and ordered too few: "
-                          '"home-distance" (farthest from its home centres by plain graph '
-                          "distance, fleets first, then by province code: godip's and "
-                          'vDiplomacy\'s rule), "2023" or "1971" (those editions\' rules); '
-                          "none: the edition's",
-    })
-    # civil_disorder: a DisorderDistance value fixed for every edition, or None (the edition's).
-    civil_disorder: ClassVar[str | None] = None
-
-    @classmethod
-    def variant_option_value(cls, name: str, value: Any) -> Any:
-        """``value`` checked as the flat variant option ``name`` (``variant_options``), in the
-        form its class attribute holds; raises :class:`CalhamerError` saying what it takes."""
-        if name != "civil_disorder":
-            raise CalhamerError(f"there is no variant option {name!r}")
-        choices = [d.value for d in DisorderDistance]
-        if value is None or str(value).strip().lower() in ("none", "edition"):
-            return None
-        text = str(value).strip().lower()
-        if isinstance(value, bool) or text not in choices:
-            raise CalhamerError(f"option {name} must be one of {', '.join(choices)} or none "
-                                f"(the edition's rule), not {value!r}")
-        return text
-
     def phase_rules(self, rules: Rules) -> Rules:
-        """The edition as this variant plays it (a variant may fix some of its options): the
-        standard game fixes what its flat options set (``civil_disorder``)."""
-        if self.civil_disorder is not None and rules.civil_disorder.value != self.civil_disorder:
-            return rules.with_options(civil_disorder=DisorderDistance(self.civil_disorder))
-        return rules
+        """The edition as this variant plays it (a variant may fix some of its options; the
+        standard game sets the civil-disorder rule its ``civil_disorder`` option names)."""
+        chosen = self.civil_disorder
+        if chosen is None or rules.civil_disorder.value == chosen:
+            return rules
+        return rules.with_options(civil_disorder=DisorderDistance(chosen))
+
+    def board(self) -> Map:
+        """The board this variant is played on: its map (``map_name``) as its options and
+        modules change it (:meth:`make_board`). Made once for each variant class."""
+        cls = type(self)
+        found: Map | None = cls.__dict__.get("_board")
+        if found is None:
+            from calhamer.map import load_map
+
+            found = self.make_board(load_map(self.map_name))
+            cls._board = found  # type: ignore[attr-defined]
+        return found
+
+    def make_board(self, m: Map) -> Map:
+        """Map ``m`` as this variant plays it. The standard game leaves off the great powers
+        its ``powers`` option does not name; a module changes the board further (the
+        garrisons module adds the minor power that garrisons unowned centres) after
+        ``super()``."""
+        if self.powers is None or set(self.powers) >= set(m.power_codes):
+            return m
+        from calhamer.derived_maps import derived_map
+
+        return derived_map(m, ("powers", tuple(self.powers)))
 
     # The order as the resolver should see it; raises ``validation.Illegal``. A subclass
     # overrides it with a method ``(self, position, power, order)``; the standard game binds

@@ -82,7 +82,8 @@ def cmd_game_new(args: argparse.Namespace) -> int:
             raise UserError(f"{args.file} already exists; use --force to replace it")
         _save_game(game, args.file)
     print(f"New {find_variant(game.variant).title} game in {args.file}: "
-          f"{game.current.phase.name} ({game.current.phase.code}), rules {game.rules}")
+          f"{game.current.map.phase_name(game.current.phase)} ({game.current.phase.code}), "
+          f"rules {game.rules}")
     return OK
 
 

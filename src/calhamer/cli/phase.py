@@ -160,7 +160,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         return OK
     checks = check_orders(position, orders, rules)
     bad = 0
-    print(f"{position.phase.name} ({position.phase.code}), rules {rules}")
+    print(f"{position.map.phase_name(position.phase)} ({position.phase.code}), rules {rules}")
     for power in in_map_order(position, checks):
         print()
         print(power_name(position, power))
@@ -203,15 +203,32 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return OK
 
 
+def vocabulary_listing() -> list[str]:
+    """The options every variant takes (the rules vocabulary), as 'calhamer variants' lists
+    them."""
+    from calhamer.vocabulary import OPTIONS
+
+    lines = ["Options every variant takes, the standard rules by default (docs/variants.md): "
+             "set them in a variant file's [options] or a spec "
+             "(standard+standard?build_sites=owned)."]
+    for option in OPTIONS.values():
+        default = option.default
+        shown = ("none" if default is None or default == () else str(default).lower()
+                 if isinstance(default, bool) else str(default))
+        lines.append(f"    option {option.name} (default {shown}): {option.meaning}")
+    return lines
+
+
 def module_listing() -> str:
     """The rule modules as 'calhamer variants' lists them."""
     from calhamer.map import available_maps, load_map
     from calhamer.variants.composition import REFUSES_EDITION, find_module, module_names
 
     boards = [load_map(name) for name in available_maps()]
-    lines = ["Rule modules, combined in this order whatever order they are named in: write "
-             "board+module+module (standard-dp+fog+neutrals?dp_cap=2), or a variant file "
-             "(.toml: board, modules, [options], rules)."]
+    lines = vocabulary_listing()
+    lines += ["", "Rule modules, combined in this order whatever order they are named in: "
+              "write board+module+module (standard-dp+fog+neutrals?dp_cap=2), or a variant "
+              "file (.toml: board, modules, [options], rules)."]
     for name in module_names():
         module = find_module(name)
         lines += ["", f"{name:<22}{module.module_title}"]

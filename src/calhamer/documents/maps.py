@@ -38,17 +38,29 @@ class PowerEntry(Document):
     adjective: str | None = None
     aliases: list[str] = Field(default_factory=list)
     color: str | None = Field(None, description="a CSS colour")
+    builds: list[str] | None = Field(
+        None, description='its own build sites, supply centres ("PAR", "MAR"), for the variant '
+        'option build_sites = "listed"')
+    victory_centers: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        None, description="the centres this power needs to win, where they differ from the "
+        "board's")
 
 
 class MinorPowerEntry(PowerEntry):
     """``[minor_powers.CODE]``: a power no player commands (a DP variant's neutral, the
-    Superdiplomacy Small Powers)."""
+    Superdiplomacy Small Powers, a garrison)."""
 
     units: list[str] = Field(default_factory=list, description="its units at the start")
     centers: list[str] = Field(default_factory=list, description="its home centres")
     stationary: StrictBool = Field(True, description="whether its units never retreat")
     default: str | list[str] = Field(
         "hold", description='its units\' orders when no bid buys one: "hold" or a list of orders')
+    garrison: StrictBool = Field(
+        False, description="a garrison (the garrisons module): its units only hold, get no "
+        "orders from anyone and are removed when dislodged")
+    rebuild: StrictBool = Field(
+        True, description="a garrison's: whether each winter rebuilds an army in each empty "
+        "home centre it still owns")
 
 
 class ProvinceEntry(Document):
@@ -56,6 +68,8 @@ class ProvinceEntry(Document):
 
     name: str | None = None
     type: Terrain = "land"
+    convoys: StrictBool = Field(
+        False, description="a coast whose fleets may convoy as if it were a sea (Baleares)")
     sc: StrictBool = Field(False, description="whether it is a supply centre")
     centres: Annotated[StrictInt, Field(ge=0)] | None = Field(
         None, description="how many supply centres it counts for (1 for a centre)")
@@ -71,6 +85,34 @@ class Removals(Document):
 
     army: list[str] = Field(default_factory=list)
     fleet: list[str] = Field(default_factory=list)
+
+
+class OneWay(Document):
+    """``[oneway]``: moves with no edge back, ``"FROM TO"`` each, by unit type."""
+
+    army: list[str] = Field(default_factory=list)
+    fleet: list[str] = Field(default_factory=list)
+
+
+class SeasonEntry(Document):
+    """A season of ``[calendar]``: the letter phase codes write and its name."""
+
+    code: str = Field(description='one capital letter, like "S"')
+    name: str = Field(description='like "Spring"')
+
+
+class CalendarEntry(Document):
+    """``[calendar]``: the movement seasons of a year, the winter, the year's step and how
+    often adjustments come (the standard calendar when left out)."""
+
+    seasons: list[SeasonEntry] | None = Field(
+        None, description='movement seasons in order: [{ code = "S", name = "Spring" }, ...]')
+    winter: SeasonEntry | None = Field(None, description="the season of adjustments")
+    year_step: Annotated[StrictInt, Field(ge=1)] = Field(
+        1, description="how many years pass from one year of movement to the next")
+    adjust_every: Annotated[StrictInt, Field(ge=1)] = Field(
+        1, description="an adjustment phase after every Nth year of movement, counted from "
+        "the first")
 
 
 class StartEntry(Document):
@@ -95,6 +137,8 @@ class MapFile(Document):
     fleet: dict[str, str] = Field(default_factory=dict, description="fleet adjacencies, "
                                   "between coasts where a province has them")
     remove: Removals = Field(default_factory=lambda: Removals())
+    oneway: OneWay = Field(default_factory=lambda: OneWay())
+    calendar: CalendarEntry | None = None
     start: StartEntry = Field(default_factory=lambda: StartEntry())
 
 
@@ -105,4 +149,9 @@ MAP_HINTS = {
     "centres.*": "centres must be a whole number",
     "army.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "fleet.*": 'adjacencies are written LOC = "LOC LOC ..."',
+    "oneway.*": 'one-way edges are written as a list of "FROM TO", like ["NTH WOO"]',
+    "calendar.seasons": 'seasons are written [{{ code = "S", name = "Spring" }}, ...]',
+    "calendar.year_step": "year_step must be a whole number of at least 1",
+    "calendar.adjust_every": "adjust_every must be a whole number of at least 1",
+    "powers.*.victory_centers": "victory_centers must be a whole number of at least 0",
 }

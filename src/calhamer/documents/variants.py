@@ -1,5 +1,9 @@
 """The variant file (TOML) as one pydantic model: a board, rule modules, options, edition.
 
+The options are the rules vocabulary's (:mod:`calhamer.vocabulary`: build sites, victory,
+the powers played...) and the modules'; each is checked by the option itself when the
+variant is made, so this model takes any value of the shapes an option may have.
+
 :func:`calhamer.variants.composition.load_variant_file` reads a file through
 :class:`VariantFile`; its JSON Schema is published in ``docs/schemas/variant-file.json``.
 """
@@ -26,13 +30,14 @@ class VariantFile(Document):
     board: str = Field(description='a shipped map\'s name ("standard-dp") or a map file\'s '
                        "path, relative to the variant file")
     modules: list[str] = Field(default_factory=list, description='rule modules: "fog", '
-                               '"flexible-builds", "colours", "neutrals", "stacks" (none: the '
-                               "standard rules on the board)")
+                               '"flexible-builds", "colours", "neutrals", "garrisons", "stacks" '
+                               "(none: the standard rules on the board)")
     rules: str | None = Field(None, description='the rule edition ("datc", "alexander", ...)')
     options: dict[str, OptionValue] = Field(
-        default_factory=dict, description="the modules' options, like dp_cap = 2 or "
-        "colour_exchange = true, and the options every variant takes, like civil_disorder = "
-        "\"home-distance\" (the string \"none\" for no value)")
+        default_factory=dict, description="the options of the rules vocabulary every variant "
+        'takes, like build_sites = "owned" or powers = ["FRANCE", "AUSTRIA"] '
+        "(docs/variants.md), and the modules' options, like dp_cap = 2 (the string \"none\" "
+        "for no value)")
 
 
 FIELDS = ("title", "board", "modules", "rules", "options")

@@ -8,9 +8,9 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from calhamer.map import FLEET, Location, Map, Terrain, UnitType
+from calhamer.map import ARMY, FLEET, Location, Map, Terrain, UnitType
 from calhamer.orders import Build, Disband, Waive
-from calhamer.pieces import Unit
+from calhamer.pieces import Phase, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
 from calhamer.validation import Illegal
@@ -19,7 +19,7 @@ from calhamer.views import carry_forward
 if TYPE_CHECKING:
     from calhamer.position import Position
 
-from calhamer.phases.flow import advance, editable
+from calhamer.phases.flow import advance, buildable_centres, editable
 from calhamer.phases.intake import (
     ORDER,
     POWER,
@@ -30,6 +30,7 @@ from calhamer.phases.intake import (
     keeps_standard,
     plain_unit,
 )
+from calhamer.phases.sites import build_sites
 
 _BUILD_ORDERS: Final = (Build, Waive)
 
@@ -115,6 +116,8 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
             entry[VERDICT] = INVALID
             entry[REASON] = "only builds, removals and waives are given in winter"
 
+    if variant.missing_builds == "army-first-winter" and _first_winter(position):
+        _unused_builds_as_armies(position, reading, units, built, rules)
     if min(counted.values(), default=0) < 0:  # someone must remove
         # In the order of adjustments(): the powers' own, then any other.
         for power, amount in position.adjustments().items():
@@ -136,6 +139,37 @@ def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -
     return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
 
 
+def _first_winter(position: Position) -> bool:
+    """Whether this is the game's first winter: the adjustment phase of its first year."""
+    return position.phase.year == Phase.parse(position.map.start_phase).year
+
+
+def _unused_builds_as_armies(position: Position, reading: PhaseReading, units: dict[int, Unit],
+                             built: Mapping[str, int], rules: Rules) -> None:
+    """``missing_builds = "army-first-winter"`` (Chaos): every build a power is owed and did
+    not use, by a build or a waive, becomes an army in one of its free build sites, in the
+    order of the sites' codes."""
+    m = position.map
+    variant = position.variant
+    own_units = not keeps_standard(variant, "built_unit")
+    counted = position.counted_adjustments()
+    for power in m.power_codes:
+        owed = counted.get(power, 0) - built.get(power, 0)
+        sites = sorted(buildable_centres(position, power, rules), key=m.code_rank.__getitem__)
+        for province in sites:
+            if owed <= 0:
+                break
+            if province in units or m.provinces[province].terrain is Terrain.SEA:
+                continue
+            order = Build(ARMY, province)
+            unit = (variant.built_unit(power, order, ARMY, province) if own_units
+                    else plain_unit(power, ARMY, province))
+            units[province] = unit
+            reading.add_result(power, order, SUCCEEDS,
+                               "built by default: an army in a build site left unused")
+            owed -= 1
+
+
 class _AlreadyBuilt(Illegal):
     """A legal build that another build this winter has already used up."""
 
@@ -149,8 +183,9 @@ def _checked_build(
     province = m.provinces[province_id]
     if not province.is_supply_center or position.centers.get(province_id) != power:
         raise Illegal(f"{power} does not own a supply centre in {m.describe(province_id)}")
-    if rules.builds_in_home_centres_only and province.home != power:
-        raise Illegal(f"{m.describe(province_id)} is not one of {power}'s home centres")
+    not_a_site = build_sites(position, rules).problem(power, province_id)
+    if not_a_site is not None:  # the variant's build sites (home centres by default)
+        raise Illegal(not_a_site)
     if province_id in position.units:
         # Occupied as the winter began: a removal this winter does not free it for a build.
         raise Illegal(f"{m.describe(province_id)} is occupied")

@@ -1,4 +1,9 @@
-"""How one phase leads to the next: centres change hands after Fall, empty phases are skipped."""
+"""How one phase leads to the next: centres change hands after Fall, empty phases are skipped.
+
+The seasons come from the board's calendar (:mod:`calhamer.calendars`): the standard year
+(Spring, Fall, Winter) takes the quick path; any other calendar is followed season by season,
+and its centres change hands after the last movement season of each year that adjusts.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from calhamer.phases.intake import keeps_standard
-from calhamer.pieces import Unit, phase_of
+from calhamer.phases.sites import build_sites
+from calhamer.pieces import Phase, Unit, phase_of
 from calhamer.rules import Rules
 
 if TYPE_CHECKING:
@@ -57,29 +63,61 @@ def advance(
         if special is not None:
             return special  # a variant's own phase (Arpiesse's summer colour exchange)
     phase = position.phase
+    calendar = position.map.calendar
+    if not calendar.standard:
+        return _by_calendar(position, rules, units)
     if phase.season == "S":
         return position.replace(phase=phase_of(phase.year, "F", "M"), contested=frozenset())
     if phase.season == "F":
-        centers, due, free = _centres_after_fall(position, units)
-        if due is None:  # the short count does not apply: ask the winter position
-            winter = position.replace(phase=phase_of(phase.year, "W", "A"),
-                                      centers=MappingProxyType(centers), contested=frozenset())
-            if adjustments_needed(winter, rules):
-                return winter
-            return winter.replace(phase=phase_of(phase.year + 1, "S", "M"))
-        # One position made: the winter if anyone adjusts, else next spring.
-        if _winter_needed(position, centers, due, free, rules):
-            winter = position.replace(phase=phase_of(phase.year, "W", "A"),
-                                      centers=MappingProxyType(centers), contested=frozenset())
-            # The winter's phase need not count them again. Kept where the short count is
-            # adjustments()'s exactly: on a map with minor powers, one whose units all stand on
-            # its own centres would be missing from it (at zero).
-            if not position.map.minor_powers:
-                winter.remember_adjustments(due)
-            return winter
-        return position.replace(phase=phase_of(phase.year + 1, "S", "M"),
-                                centers=MappingProxyType(centers), contested=frozenset())
+        return _year_end(position, rules, units, "W", phase_of(phase.year + 1, "S", "M"))
     return position.replace(phase=phase_of(phase.year + 1, "S", "M"))
+
+
+def _by_calendar(position: Position, rules: Rules, units: dict[int, Unit] | None) -> Position:
+    """:func:`advance` on a board whose calendar is not the standard one: the next movement
+    season of the year; after the last one, the winter if the year adjusts (centres change
+    hands then, and only then), else the first season of the next year."""
+    phase = position.phase
+    calendar = position.map.calendar
+    following = phase_of(phase.year + calendar.year_step, calendar.first_season, "M")
+    if phase.season == calendar.winter.code:
+        return position.replace(phase=following)
+    season = calendar.next_season(phase.season)
+    if season is not None:
+        return position.replace(phase=phase_of(phase.year, season, "M"), contested=frozenset())
+    if not calendar.adjusts_after(phase.year):
+        return position.replace(phase=following, contested=frozenset())
+    return _year_end(position, rules, units, calendar.winter.code, following)
+
+
+def _year_end(position: Position, rules: Rules, units: dict[int, Unit] | None, winter: str,
+              following: Phase) -> Position:
+    """After the last movement season of a year that adjusts (the Fall): the centres change
+    hands, and the winter follows if anyone adjusts (every winter, where victory is checked in
+    adjustment phases), else ``following``, the next year's first phase."""
+    phase = position.phase
+    every_winter = position.variant.victory_phase == "A"
+    centers, due, free = _centres_after_fall(position, units)
+    if due is None:  # the short count does not apply: ask the winter position
+        winter_position = position.replace(phase=phase_of(phase.year, winter, "A"),
+                                           centers=MappingProxyType(centers),
+                                           contested=frozenset())
+        if every_winter or adjustments_needed(winter_position, rules):
+            return winter_position
+        return winter_position.replace(phase=following)
+    # One position made: the winter if anyone adjusts, else next spring.
+    if every_winter or _winter_needed(position, centers, due, free, rules):
+        winter_position = position.replace(phase=phase_of(phase.year, winter, "A"),
+                                           centers=MappingProxyType(centers),
+                                           contested=frozenset())
+        # The winter's phase need not count them again. Kept where the short count is
+        # adjustments()'s exactly: on a map with minor powers, one whose units all stand on
+        # its own centres would be missing from it (at zero).
+        if not position.map.minor_powers:
+            winter_position.remember_adjustments(due)
+        return winter_position
+    return position.replace(phase=following, centers=MappingProxyType(centers),
+                            contested=frozenset())
 
 
 def _centres_after_fall(
@@ -134,12 +172,11 @@ def _winter_needed(
     long count of :func:`adjustments_needed` or the short one of :func:`_centres_after_fall`."""
     if min(due.values(), default=0) < 0:
         return True  # someone must remove
-    # A power due builds needs a free centre to build in (a home centre, under that rule).
-    home_only = rules.builds_in_home_centres_only
-    provinces = position.map.provinces
+    # A power due builds needs a free centre it may build in (calhamer.phases.sites).
+    sites = build_sites(position, rules)
     for province in free:
         owner = centers[province]
-        if due[owner] > 0 and (not home_only or provinces[province].home == owner):
+        if due[owner] > 0 and sites.allows(owner, province):
             return True
     return False
 
@@ -151,9 +188,8 @@ def adjustments_needed(position: Position, rules: Rules) -> bool:
 
 
 def buildable_centres(position: Position, power: str, rules: Rules) -> list[int]:
-    m = position.map
-    return [
-        p for p in position.centers_of(power)
-        if p not in position.units
-        and (not rules.builds_in_home_centres_only or m.provinces[p].home == power)
-    ]
+    """The centres ``power`` may build in this winter: owned, free, and build sites for it
+    under the variant's rule (:func:`calhamer.phases.sites.build_sites`)."""
+    sites = build_sites(position, rules)
+    return [p for p in position.centers_of(power)
+            if p not in position.units and sites.allows(power, p)]

@@ -12,11 +12,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 from calhamer.position import Phase
+from calhamer.server.models import GameRow
+from calhamer.server.services.common import phase_name
 
 templates = Jinja2Templates(directory=str(files("calhamer.server") / "templates"))
 
 
-def _phase_name(code: str) -> str:
+def _phase_name(code: str, game: GameRow | None = None) -> str:
+    """The ``phase_name`` filter: a phase code named by the game's board's calendar (the
+    usual names without a game)."""
+    if game is not None:
+        return phase_name(game, code)
     try:
         return Phase.parse(code).name
     except Exception:

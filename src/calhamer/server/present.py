@@ -96,17 +96,11 @@ def _game_fields(game: GameRow, phase: PhaseRow) -> dict[str, Any]:
     return {
         "id": game.id, "name": game.name, "variant": game.variant, "rules": game.rules,
         "press": game.press, "status": game.status, "phase": phase.code,
-        "phase_name": _phase_name(phase.code), "deadline": game.deadline,
+        "phase_name": common.phase_name(game, phase.code), "deadline": game.deadline,
         "deadlines": Deadlines(movement=game.movement_minutes, retreat=game.retreat_minutes,
                                adjustment=game.adjustment_minutes),
         "winner": game.winner, "end_reason": game.end_reason,
     }
-
-
-def _phase_name(code: str) -> str:
-    from calhamer.position import Phase
-
-    return Phase.parse(code).name
 
 
 def checks_out(checks: list[OrderCheck]) -> list[OrderCheckOut]:

@@ -22,8 +22,9 @@ Modules are combined in one fixed order whatever order they are listed in (:data
 so that one set of modules is one variant. A spec with no module is the standard rules on its
 board, written ``board+standard`` (how a board of one's own is played: ``docs/maps.md``); the
 default edition is written as none. Besides the modules' options, every variant takes the
-flat variant options (``Variant.variant_options``: ``civil_disorder``), with or without
-modules. Pairs that cannot be played together, an edition named
+options of the rules vocabulary (:mod:`calhamer.vocabulary`: ``build_sites``,
+``civil_disorder``...), with or without modules. Pairs that cannot be played together, an
+edition named
 with a module that reads none (:data:`REFUSES_EDITION`), options no module takes, bad option
 values and boards without what a module needs are refused with the reason.
 """
@@ -34,21 +35,28 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
 from calhamer.recent import RecentlyUsed
 from calhamer.variant import RuleModule, Variant
+from calhamer.vocabulary import OPTIONS, option_value, options_problem, power_codes
+
+if TYPE_CHECKING:
+    from calhamer.map import Map
 
 __all__ = ["MODULES", "REFUSES_EDITION", "VariantSpec", "compose", "find_module",
            "load_variant_file", "module_names", "parse_spec", "spec_of"]
 
 # The rule modules by name, in the order they are combined: the first is outermost (its
 # hooks run first and call the next ones' through ``super()``). Fog comes first, since it
-# decides what is told of everything the others do.
+# decides what is told of everything the others do; garrisons follow neutrals, so that on a
+# board with both DP answers for the minor powers it sells orders for and garrisons hold the
+# rest (docs/rules/composition.md).
 MODULES: dict[str, str] = {
     "fog": "calhamer.variants.kriegsplomacy:Fog",
     "neutrals": "calhamer.variants.dp:Neutrals",
+    "garrisons": "calhamer.variants.garrisons:Garrisons",
     "colours": "calhamer.variants.arpiesse:Colours",
     "stacks": "calhamer.variants.superdiplomacy:Stacks",
     "flexible-builds": "calhamer.variants.kriegsplomacy:FlexibleBuilds",
@@ -59,7 +67,7 @@ REFUSES_EDITION: dict[str, str] = {
               "edition's options",
 }
 _ALIASES = {"colors": "colours", "fog-of-war": "fog", "dp": "neutrals", "dp-neutrals": "neutrals",
-            "flexible": "flexible-builds", "stack": "stacks"}
+            "flexible": "flexible-builds", "stack": "stacks", "garrison": "garrisons"}
 
 # Canonical spec text -> the variant made for it, the most recently used kept: a preset is
 # never in it (``compose`` finds the presets first), so the shipped variants are always found.
@@ -131,9 +139,12 @@ class VariantSpec:
 
 
 def _canonical(value: Any) -> Any:
-    """An option's value as a spec holds it: a list of names sorted, as a tuple."""
+    """An option's value as a spec holds it: a list of names sorted, as a tuple; a name in
+    lower case (as the spec's text reads it back)."""
     if isinstance(value, (list, tuple, frozenset, set)):
         return tuple(sorted(str(v).strip().lower() for v in value))
+    if isinstance(value, str):
+        return value.strip().lower()
     return value
 
 
@@ -188,40 +199,43 @@ def parse_spec(text: str) -> VariantSpec:
 
 
 def spec_of(variant: Variant) -> VariantSpec | None:
-    """The spec a variant built from modules answers to (None for the standard game or a
-    variant that names no module)."""
+    """The spec a variant built from modules, or setting options of the rules vocabulary,
+    answers to (None for the standard game or a variant that does neither)."""
     cls = type(variant)
-    if not cls.modules:
+    options: dict[str, Any] = {name: getattr(cls, name) for name in OPTIONS
+                               if getattr(cls, name) != getattr(Variant, name)}
+    if not cls.modules and not options:
         return None
-    options: dict[str, Any] = {}
     for module in cls.modules:
         for option in module.options:
             value = getattr(cls, option)
             if value != getattr(module, option):
                 options[option] = sorted(value) if isinstance(value, frozenset) else value
-    for option in Variant.variant_options:  # the flat options every variant takes
-        if getattr(cls, option) != getattr(Variant, option):
-            options[option] = getattr(cls, option)
     rules = None if cls.default_rules == Variant.default_rules else cls.default_rules
     return VariantSpec.of(cls.map_name, [m.module_name for m in cls.modules], options, rules)
 
 
-def _checked_options(modules: Sequence[type[RuleModule]],
-                     options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options as class attributes, each checked against the module that takes it (or
-    as a flat variant option, which every variant takes: ``Variant.variant_options``)."""
+def _checked_options(modules: Sequence[type[RuleModule]], options: Mapping[str, Any],
+                     board: Map) -> dict[str, Any]:
+    """The options as class attributes, each checked against the module that takes it, or
+    as an option of the rules vocabulary every variant takes (powers named as the board's)."""
     known = {name: module for module in modules for name in module.options}
     out: dict[str, Any] = {}
     for name, value in options.items():
-        if name in Variant.variant_options:
-            out[name] = Variant.variant_option_value(name, value)
+        if name in OPTIONS:
+            out[name] = option_value(name, value)
+            if name in ("powers", "unplayed"):
+                out[name] = power_codes(board, name, out[name])
             continue
         module = known.get(name)
         if module is None:
-            takes = ", ".join(sorted([*known, *Variant.variant_options]))
+            takes = ", ".join(sorted([*known, *OPTIONS]))
             raise CalhamerError(f"no module of this variant takes the option {name!r} "
                                 f"(the options are: {takes})")
         out[name] = module.option_value(name, value)
+    problem = options_problem(out, board)
+    if problem is not None:
+        raise CalhamerError(problem)
     return out
 
 
@@ -257,17 +271,13 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
         board = load_map(spec.board)
     except CalhamerError as exc:
         raise CalhamerError(f"the board {spec.board!r} could not be loaded: {exc}") from None
-    for module in modules:
-        problem = module.board_problem(board)
-        if problem is not None:
-            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
     if spec.rules is not None:
         find_rules(spec.rules)  # an unknown edition is refused here, not at the first phase
         for name in spec.modules:
             if name in REFUSES_EDITION:
                 raise CalhamerError(f"{name} cannot be played with a rule edition: "
                                     + REFUSES_EDITION[name])
-    attrs: dict[str, Any] = _checked_options(modules, dict(spec.options))
+    attrs: dict[str, Any] = _checked_options(modules, dict(spec.options), board)
     titles = ", ".join(m.module_title[:1].lower() + m.module_title[1:] if i
                        else m.module_title for i, m in enumerate(modules)) or "Standard rules"
     attrs.update(
@@ -278,12 +288,25 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
         default_rules=spec.rules or Variant.default_rules,
         __module__=__name__,
         __doc__=f"The variant {key}, composed from rule modules.",
+        __reduce__=_reduce_composed,  # it travels to another process as its text
     )
     bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
     cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
-    found = cls()
-    _COMPOSED.put(key, found)
+    for module in modules:
+        # Asked of the variant made (its options set), in the module's own words.
+        problem = module.board_problem.__func__(cls, board)  # type: ignore[attr-defined]
+        if problem is not None:
+            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
+    made = cls()
+    made.board()  # the board as the options change it: a problem is told now, not in play
+    _COMPOSED.put(key, made)
+    found = made
     return found
+
+
+def _reduce_composed(variant: Variant) -> tuple[Any, ...]:
+    """How a composed variant is pickled: its canonical text, composed again there."""
+    return (compose, (variant.name,))
 
 
 def _standard(presets: Presets | None) -> Variant:

@@ -95,7 +95,7 @@ def render_svg(
         if title is None and power_view.power:
             before = power_view.before
             who = power_name(before.map, power_view.power)
-            title = f"{before.phase.name} ({before.phase.code}), as {who} sees it"
+            title = f"{before.map.phase_name(before.phase)} ({before.phase.code}), as {who} sees it"
     if position is None:
         if outcome is None:
             raise TypeError("render_svg needs a position, an outcome or a power's view")

@@ -41,7 +41,8 @@ def draw_legend(root: Element, scene: Scene, title: str | None, *,
     pal, geo = scene.palette, scene.geo
     width, top = geo.width, geo.height
     phase = scene.position.phase
-    heading = title if title is not None else f"{phase.name} ({phase.code})"
+    heading = title if title is not None else (
+        f"{scene.position.map.phase_name(phase)} ({phase.code})")
     items: list[tuple[int, float, Draw]] = []
     row, x = 0, 10.0
 

@@ -25,7 +25,6 @@ from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import case, exists, func, select
 from sqlalchemy.orm import Session
 
-from calhamer.pieces import Phase
 from calhamer.server.config import Settings
 from calhamer.server.deps import OptionalApiUser, PageDep, SessionDep, SettingsDep
 from calhamer.server.models import Event, GameRow, Seat, User
@@ -33,7 +32,7 @@ from calhamer.server.pages import render
 from calhamer.server.routes.games import LISTED
 from calhamer.server.schemas import FreePowerOut, LobbyOut, OpenGameOut
 from calhamer.server.services import games, results
-from calhamer.server.services.common import position_of
+from calhamer.server.services.common import phase_name, position_of
 from calhamer.server.views import viewer_for
 
 api = APIRouter(prefix="/api/lobby", tags=["lobby"])
@@ -107,7 +106,7 @@ def open_games(session: Session, user: User | None, number: int = 1,
         free_seats = [(s.power, names.get(s.power, s.power.title()), s.invite_token)
                       for s in game.seats if s.user_id is None and s.invite_token]
         out.append(OpenGame(game.id, game.name, game.variant, game.press, phase.code,
-                            Phase.parse(phase.code).name, free_seats))
+                            phase_name(game, phase.code), free_seats))
     return Paged(out, number, len(rows) > size)
 
 
@@ -137,7 +136,7 @@ def played(session: Session, user: User, *, finished: bool, number: int = 1,
             result = f"won by {names.get(game.winner, game.winner.title())}"
         else:
             result = "ended" + (f": {game.end_reason}" if game.end_reason else "")
-        out.append(Played(game.id, game.name, game.variant, Phase.parse(phase.code).name,
+        out.append(Played(game.id, game.name, game.variant, phase_name(game, phase.code),
                           game.status, role, viewer.power, centres, result))
     return Paged(out, number, len(rows) > size)
 

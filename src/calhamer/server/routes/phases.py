@@ -20,7 +20,7 @@ pages = APIRouter(include_in_schema=False)
 
 
 def _history(session: Session, viewer: Viewer) -> list[PhaseOut]:
-    return [PhaseOut(index=p.index, phase=p.code, name=Phase.parse(p.code).name,
+    return [PhaseOut(index=p.index, phase=p.code, name=common.phase_name(viewer.game, p.code),
                      adjudicated=p.results is not None)
             for p in games.phases_of(session, viewer.game)]
 

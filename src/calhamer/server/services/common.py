@@ -13,8 +13,9 @@ import json
 import threading
 from collections import OrderedDict
 
+from calhamer.errors import CalhamerError
 from calhamer.formats import position_from_json
-from calhamer.position import Position
+from calhamer.position import Phase, Position
 from calhamer.server.models import GameRow, PhaseRow
 from calhamer.variants import Variant, find_variant
 
@@ -72,6 +73,19 @@ def position_of(row: PhaseRow) -> Position:
 def variant_of(game: GameRow) -> Variant:
     """The variant the game is played in."""
     return find_variant(game.variant)
+
+
+def phase_name(game: GameRow, code: str) -> str:
+    """Phase ``code`` of ``game`` named by its board's calendar (``Spring 1901 Movement``,
+    ``Year 1425 Movement``); the code itself if it is no phase code."""
+    try:
+        phase = Phase.parse(code)
+    except CalhamerError:
+        return code
+    try:
+        return variant_of(game).board().phase_name(phase)
+    except CalhamerError:  # a variant no longer found: the usual names
+        return phase.name
 
 
 def hides(game: GameRow) -> bool:

@@ -188,7 +188,8 @@ def required_powers(
     """
     phase = position.phase
     if find_variant(position.variant).visibility.hidden_information:
-        if previous is not None and not (phase.is_movement and phase.season == "S"):
+        first = position.map.calendar.first_season  # the start of a game year
+        if previous is not None and not (phase.is_movement and phase.season == first):
             return list(previous)
         return position.powers()
     if phase.is_movement:
@@ -201,7 +202,8 @@ def required_powers(
             p for p, n in position.adjustments().items()
             if n < 0 or (n > 0 and buildable_centres(position, p, edition))
         }
-    return [p for p in position.map.power_codes if p in needed]
+    unplayed = position.variant.unplayed  # nobody plays them: nobody is waited for
+    return [p for p in position.map.power_codes if p in needed and p not in unplayed]
 
 
 def deadline_minutes(game: GameRow, code: str) -> int:
@@ -274,7 +276,8 @@ def create_game(
     session.flush()  # the game's row first: the rows below refer to it
     position = new_game.current
     for power in position.map.power_codes:
-        session.add(Seat(game_id=game.id, power=power, invite_token=new_token()))
+        if power not in position.variant.unplayed:  # a seat for each power played
+            session.add(Seat(game_id=game.id, power=power, invite_token=new_token()))
     session.add(PhaseRow(
         game_id=game.id, index=0, code=record.phase, position=record.document,
         required=required_powers(position, game.rules), started_at=now,

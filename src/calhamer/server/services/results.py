@@ -26,7 +26,7 @@ from calhamer.render import Mask, render_svg
 from calhamer.report import phase_report, position_report, power_position_report
 from calhamer.server.models import GameRow, PhaseRow, PowerViewRow
 from calhamer.server.services.bids import may_read_all_bids, stored_bids
-from calhamer.server.services.common import NotFound, hides, position_of
+from calhamer.server.services.common import NotFound, hides, phase_name, position_of
 from calhamer.server.services.orders import order_sets, visible_orders
 from calhamer.server.views import Viewer, sees_everything
 from calhamer.views import KNOWN_TOTALS, PowerView, gamemaster_view, known_position
@@ -144,7 +144,7 @@ def phase_result(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str,
         results = dict(phase.results)
     return {
         "phase": phase.code,
-        "name": Phase.parse(phase.code).name,
+        "name": phase_name(game, phase.code),
         "report": report,
         "orders": orders,
         "results": results,

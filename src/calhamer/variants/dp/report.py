@@ -216,7 +216,8 @@ def tally_report(position: Position, tally: Tally) -> str:
     """The gamemaster's view of a phase's bids: allotments, every bid and what became of it,
     and each neutral unit's totals. Secret until the game ends."""
     m = position.map
-    lines = [f"Bids of {position.phase.name} ({position.phase.code}): for the gamemaster only", ""]
+    named = position.map.phase_name(position.phase)
+    lines = [f"Bids of {named} ({position.phase.code}): for the gamemaster only", ""]
     lines.append("Allotments:")
     for power, allot in tally.allotments.items():
         allocated = tally.spent.get(power, 0)

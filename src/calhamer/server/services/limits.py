@@ -6,11 +6,10 @@ sign-ups, so that every web process counts the same. One beyond a limit is refus
 :class:`TooManyAttempts` (429, ``Retry-After``, and a sentence saying when to try again)
 before anything is made.
 
-Each attempt is recorded and committed before it is counted, and counts every other attempt
-in the window, those recorded at the same moment included: of several requests racing, at
-most as many as the limit allows are let through (a burst may be refused a little sooner
-instead). An attempt that is refused, or that makes nothing after all (a bad variant, a taken
-power), is deleted again, so only what was made counts.
+An attempt is counted and recorded under its limits' locks (:func:`reserve`): of several
+requests racing, exactly as many as the limit allows are let through. An attempt that is
+refused is not recorded, and one that makes nothing after all (a bad variant, a taken power)
+is deleted again, so only what was made counts.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException
 
@@ -85,25 +84,26 @@ def guest_limits(settings: Settings, address: str) -> list[Limit]:
 
 def reserve(session: Session, limits: list[Limit], now: datetime) -> list[LoginFailure]:
     """Count one attempt under each limit and commit it; TooManyAttempts (nothing kept) when
-    one of them is full. Returns the rows recorded, for :func:`release`."""
+    one of them is full. Returns the rows recorded, for :func:`release`.
+
+    The count and the record are one transaction that holds each limit's lock, so that of
+    several attempts racing exactly as many as the limit allows get through: on PostgreSQL an
+    advisory lock per limit (taken in one order, so two attempts never wait on each other),
+    on SQLite the write lock every writing transaction takes at its start."""
     limits = [limit for limit in limits if limit.most > 0]
     if not limits:
         return []
-    for limit in limits:  # what has left its window counts no more
+    _lock(session, limits)
+    worst: TooManyAttempts | None = None
+    for limit in limits:
         since = now - timedelta(seconds=limit.window)
         session.execute(delete(LoginFailure).where(LoginFailure.scope == limit.scope,
                                                    LoginFailure.at <= since))
-    mine = [LoginFailure(scope=limit.scope, key=limit.key, at=now) for limit in limits]
-    session.add_all(mine)
-    session.commit()  # counted by every other attempt from now on
-    worst: TooManyAttempts | None = None
-    for limit, row in zip(limits, mine, strict=True):
-        since = now - timedelta(seconds=limit.window)
-        times = [at for row_id, at in session.execute(
-            select(LoginFailure.id, LoginFailure.at)
+        times = list(session.scalars(
+            select(LoginFailure.at)
             .where(LoginFailure.scope == limit.scope, LoginFailure.key == limit.key,
                    LoginFailure.at > since)
-            .order_by(LoginFailure.at, LoginFailure.id)) if row_id != row.id]
+            .order_by(LoginFailure.at, LoginFailure.id)))
         if len(times) < limit.most:
             continue
         wait = wait_for(times, limit.most, limit.window, now)
@@ -111,9 +111,21 @@ def reserve(session: Session, limits: list[Limit], now: datetime) -> list[LoginF
             worst = TooManyAttempts(f"too many {limit.what}; try again in {in_words(wait)}",
                                     wait)
     if worst is not None:
-        release(session, mine)  # a refused attempt does not make the wait longer
+        session.rollback()  # a refused attempt is not recorded: it does not make the wait longer
         raise worst
+    mine = [LoginFailure(scope=limit.scope, key=limit.key, at=now) for limit in limits]
+    session.add_all(mine)
+    session.commit()  # counted by every attempt after this one; the locks are let go
     return mine
+
+
+def _lock(session: Session, limits: list[Limit]) -> None:
+    """Hold each limit's lock until the transaction ends (PostgreSQL; SQLite's writing
+    transaction already holds the database's one write lock)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for name in sorted({f"{limit.scope}:{limit.key}" for limit in limits}):
+        session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:name))"), {"name": name})
 
 
 def release(session: Session, rows: list[LoginFailure]) -> None:

@@ -278,6 +278,31 @@ def test_item_3_power_names_read_with_or_without_spaces(name: str) -> None:
         assert " " not in power.code
 
 
+def test_item_3_phase_documents_in_godips_spelling_are_read() -> None:
+    from calhamer.formats import position_from_json
+
+    # Western World 901: a nation named in three words, a fleet on Jorvik's east coast.
+    for denmark in ("Kingdom of Denmark", "KingdomofDenmark"):
+        position, orders, _ = position_from_json({
+            "variant": "western-world-901", "phase": "S901M",
+            "units": {denmark: ["F jor/ec", "A vik"], "Eastern Roman Empire": ["F att"]},
+            "centers": {denmark: ["jel", "vik"]},
+            "orders": {denmark: ["F jor/ec - ngs", "A vik H"]}})
+        m = position.map
+        assert {m.loc_name(u.loc) for u in position.units.values()
+                if u.power == "KINGDOMOFDENMARK"} == {"JOR/EC", "VIK"}
+        assert orders == {"KINGDOMOFDENMARK": ["F jor/ec - ngs", "A vik H"]}
+    # Hundred's season letter, and the years 0 and 1 of North Sea Wars and Ancient
+    # Mediterranean.
+    for variant, phase, units in (("hundred", "Y1425M", {"England": ["F lon"]}),
+                                  ("hundred", "Y1430R", {"Burgundy": ["A dij"]}),
+                                  ("north-sea-wars", "S0M", {"Norse": ["F sor"]}),
+                                  ("ancient-mediterranean", "F1M", {"Rome": ["F nea"]})):
+        position, _, _ = position_from_json({"variant": variant, "phase": phase,
+                                             "units": units, "centers": {}})
+        assert position.phase.code == phase and len(position.units) == 1
+
+
 # -- item 4: every place a variant is chosen ------------------------------------------------
 
 

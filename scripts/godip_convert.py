@@ -48,8 +48,8 @@ VARIANTS: dict[str, tuple[str, str]] = {
                 "the sixteenth century."),
     "twenty-twenty": ("twentytwenty", "Twenty nations of today race for a lead over the "
                       "world that the year 2020 makes ever smaller."),
-    "unconstitutional": ("unconstitutional", "North America in 1805 had the constitution "
-                         "failed: states and Native confederacies at war."),
+    "unconstitutional": ("unconstitutional", "North America in 1805 as it might have been "
+                         "without the constitution: states and Native confederacies at war."),
     "vietnam-war": ("vietnamwar", "The five states of Indochina in 1955, with the Mekong "
                     "navigable by fleets."),
     "western-world-901": ("westernworld901", "Nine realms of Europe, North Africa and the "

@@ -168,6 +168,14 @@ def test_item_2_the_rules_texts_numbers_hold() -> None:
     # Western World 901: an army in each of the 28 neutral centres, rebuilt while neutral.
     neutral = board_file("western-world-901")["minor_powers"]["NEUTRAL"]
     assert len(neutral["units"]) == len(neutral["centers"]) == 28 and neutral["rebuild"]
+    # The provinces with two coasts that the rules texts count ("Thirteen provinces have dual
+    # coasts: ...").
+    dual = {"canton": 4, "empires-and-coalitions": 4, "hundred": 2, "north-sea-wars": 1,
+            "twenty-twenty": 13, "vietnam-war": 2, "western-world-901": 5,
+            "youngstown-redux": 6}
+    for name, count in dual.items():
+        provinces = board_file(name)["provinces"].values()
+        assert sum(len(p.get("coasts", [])) == 2 for p in provinces) == count, name
     # Twenty Twenty: "first to 49 SC wins", or the lead that falls by one a year from 20.
     options = variant_file("twenty-twenty")["options"]
     assert (options["lead_margin"], options["lead_margin_year"]) == (20, 2001)

@@ -193,7 +193,8 @@ class Map:
         """``Tyrolia (TYR)``: how a location is named in messages."""
         province = self.provinces[self.loc_province[loc]]
         coast = self.loc_coast[loc]
-        suffix = f" {COAST_NAMES[coast]}" if coast else ""
+        # A coast of another name than the four (Vietnam War's Mekong "RIVER") is named by it.
+        suffix = f" {COAST_NAMES.get(coast, coast.title())}" if coast else ""
         return f"{province.name}{suffix} ({self.loc_name(loc)})"
 
     # -- powers -----------------------------------------------------------------------------

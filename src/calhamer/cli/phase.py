@@ -34,7 +34,7 @@ from calhamer.phases import adjudicate
 from calhamer.position import Position
 from calhamer.report import phase_report
 from calhamer.rules import EDITIONS, find_rules
-from calhamer.variants import find_variant, variant_names
+from calhamer.variants import find_variant
 from calhamer.views import power_view
 
 
@@ -192,15 +192,35 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    """List every variant (its name, title and default rule edition), then the rule modules
-    variants are composed from: each one's options, the boards it can be played on and the
-    modules it cannot be played with."""
-    for name in variant_names():
-        variant = find_variant(name)
-        print(f"{name:<22}{variant.title} (rules: {variant.default_rules})")
+    """List every variant by family (those built for calhamer, godip's boards, those of
+    plugins), each with its title, board size, default rule edition, source and what it is;
+    then the rule modules variants are composed from: each one's options, the boards it can
+    be played on and the modules it cannot be played with."""
+    print(variant_listing())
     print()
     print(module_listing())
     return OK
+
+
+def variant_listing() -> str:
+    """The variants as 'calhamer variants' lists them, by family."""
+    from calhamer.variants.catalogue import FAMILIES, catalogue
+
+    lines: list[str] = []
+    family = None
+    for e in catalogue():
+        if e.family != family:
+            family = e.family
+            heading, source = FAMILIES.get(family, (family, ""))
+            lines += [*([""] if lines else []), f"{heading} ({source})" if source else heading]
+        if e.problem is not None:
+            lines.append(f"  {e.name:<24}cannot be loaded: {e.problem}")
+            continue
+        lines.append(f"  {e.name:<24}{e.title}: {e.size} (rules: {e.rules})")
+        lines.append(f"  {'':<24}{e.description}")
+        if family != "calhamer":
+            lines.append(f"  {'':<24}source: {e.source}")
+    return "\n".join(lines)
 
 
 def vocabulary_listing() -> list[str]:

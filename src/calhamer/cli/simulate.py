@@ -15,7 +15,9 @@ import sys
 from typing import Any
 
 from calhamer.cli.io import OK, VARIANT_HELP, UserError
+from calhamer.pieces import Phase
 from calhamer.simulate import GameSpec, Summary, load_policy, run_played, timed
+from calhamer.variant import Variant
 from calhamer.variants import find_variant
 
 HELP = "play many games with bots (all cores, or a Dask cluster)"
@@ -51,8 +53,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--variant", default="standard", help=VARIANT_HELP + " (default: standard)")
     p.add_argument("--policy", default="random", metavar="random|greedy|module:function",
                    help="the bot playing every power (default: random)")
-    p.add_argument("--max-year", type=_year, default=1905, metavar="Y",
-                   help="the last year played; the survivors then draw (default: 1905)")
+    p.add_argument("--max-year", type=_year, default=None, metavar="Y",
+                   help="the last year played; the survivors then draw (default: four "
+                   "movement years after the variant's start, 1905 for the standard game)")
     p.add_argument("--seed", default="0", metavar="S", help="the run's seed (default: 0)")
     p.add_argument("--out", "-o", metavar="FILE",
                    help="the JSON lines file to write (default: standard output)")
@@ -66,10 +69,23 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(run=cmd_simulate)
 
 
+def default_last_year(variant: Variant) -> int:
+    """Four movement years after the variant's first: 1905 for a game that starts in 1901,
+    1445 for Hundred (a year step of five), 2005 for Twenty Twenty."""
+    from calhamer.map import load_map
+
+    board = load_map(variant.map_name)
+    # A board's calendar may step several years a movement phase (docs/variants.md).
+    step = getattr(getattr(board.file, "calendar", None), "year_step", None) or 1
+    return Phase.parse(board.start_phase).year + 4 * int(step)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    variant = find_variant(args.variant).name
+    found = find_variant(args.variant)
+    variant = found.name
     load_policy(args.policy)
-    spec = GameSpec(variant, args.policy, args.max_year, str(args.seed), not args.no_games)
+    last = args.max_year if args.max_year is not None else default_last_year(found)
+    spec = GameSpec(variant, args.policy, last, str(args.seed), not args.no_games)
     summary = Summary()
     lines = timed(run_played(spec, args.games, workers=args.workers, dask=args.dask), summary)
     try:

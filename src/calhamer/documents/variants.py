@@ -27,6 +27,12 @@ class VariantFile(Document):
     their options and the rule edition."""
 
     title: str | None = Field(None, description="the variant's title, shown to players")
+    description: str | None = Field(None, description="what the variant is, in a sentence, "
+                                    "shown where a variant is chosen")
+    source: str | None = Field(None, description="where the variant comes from: its judge, "
+                               "its designer")
+    aliases: list[str] = Field(default_factory=list, description="other names the variant is "
+                               "found by (a variant shipped as a file)")
     board: str = Field(description='a shipped map\'s name ("standard-dp") or a map file\'s '
                        "path, relative to the variant file")
     modules: list[str] = Field(default_factory=list, description='rule modules: "fog", '
@@ -40,7 +46,7 @@ class VariantFile(Document):
         "for no value)")
 
 
-FIELDS = ("title", "board", "modules", "rules", "options")
+FIELDS = ("title", "description", "source", "aliases", "board", "modules", "rules", "options")
 
 _HINTS = {
     "board": '"board" must be a map\'s name or a map file\'s path',
@@ -49,6 +55,9 @@ _HINTS = {
     "options.*": "an option's value must be true or false, a whole number, a list of names "
                  'or "none"',
     "title": '"title" must be text',
+    "description": '"description" must be text',
+    "source": '"source" must be text',
+    "aliases": '"aliases" must be a list of names, like ["Western World 901"]',
     "rules": '"rules" must be a rule edition\'s name, like "datc"',
 }
 

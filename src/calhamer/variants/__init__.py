@@ -6,16 +6,20 @@ down (phase and game documents, the command line, the web judge), and those plac
 :func:`find_variant`.
 
 The variants shipped with calhamer are listed here by name and loaded on first use, so that
-``import calhamer`` and a standard game load none of them. Variants from other packages
-register through the ``calhamer.variants`` entry-point group: the entry point's name is the
-variant's name and its value the class (``my_package.module:MyVariant``). Code may also call
-:func:`register_variant` with a class.
+``import calhamer`` and a standard game load none of them. A shipped variant may also be a
+variant file rather than a class (godip's boards): ``calhamer/variants/files/<family>/
+<name>.toml``, found by its name (see "Variants shipped as files" below). Variants from
+other packages register through the ``calhamer.variants`` entry-point group: the entry
+point's name is the variant's name and its value the class (``my_package.module:MyVariant``).
+Code may also call :func:`register_variant` with a class.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from calhamer.errors import CalhamerError
 from calhamer.recent import RecentlyUsed
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     from importlib import metadata
 
 __all__ = ["ENTRY_POINT_GROUP", "Variant", "all_variants", "find_variant", "register_variant",
-           "variant_names"]
+           "shipped_files", "variant_names"]
 
 ENTRY_POINT_GROUP = "calhamer.variants"
 
@@ -68,6 +72,7 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
 def variant_names() -> list[str]:
     """The names of every variant there is, without loading any of them."""
     names = list(BUILT_IN)
+    names += [n for n in shipped_files() if n not in names]
     names += [n for n in _REGISTERED if n not in names]
     names += sorted(n for n in _entry_points() if n not in names)
     return names
@@ -98,6 +103,8 @@ def _load(name: str) -> Variant:
         return _instance(name, _REGISTERED[name])
     if name in BUILT_IN:
         return _instance(name, _load_class(BUILT_IN[name][0], repr(name)))
+    if name in shipped_files():
+        return _instance(name, _file_class(name))
     ep = _entry_points()[name]
     cls = _load_class(ep.value, f"{name!r} (from the entry point {ep.value})")
     return _instance(name, cls)
@@ -113,6 +120,9 @@ def _name_for(key: str) -> str | None:
     for name, cls in _REGISTERED.items():
         if key in cls.aliases:
             return name
+    file_name = _file_name_for(key)
+    if file_name is not None:
+        return file_name
     points = _entry_points()
     if key in points:
         return key
@@ -153,8 +163,17 @@ def find_variant(name: str | Variant) -> Variant:
 
 
 def all_variants() -> list[Variant]:
-    """Every variant, loaded (for listings: the command line's and the web judge's)."""
-    return [_load(name) for name in variant_names()]
+    """Every variant, loaded (for listings: the command line's and the web judge's). A
+    shipped variant file that cannot be loaded is left out here; :func:`find_variant` of its
+    name says why, and ``calhamer variants`` lists it with the reason."""
+    out = []
+    for name in variant_names():
+        try:
+            out.append(_load(name))
+        except CalhamerError:
+            if name not in shipped_files():
+                raise
+    return out
 
 
 def register_variant(cls: type[Variant]) -> Variant:
@@ -164,3 +183,81 @@ def register_variant(cls: type[Variant]) -> Variant:
     _REGISTERED[cls.name] = cls
     _FOUND.clear()
     return _instance(cls.name, cls)
+
+
+# -- Variants shipped as files -----------------------------------------------------------------
+#
+# A variant calhamer ships may be a variant file (TOML: board, modules, options; see
+# calhamer.variants.composition) rather than a Python class: calhamer/variants/files/<family>/
+# <name>.toml, where the family is where the variants come from (``godip``: godip's boards,
+# written by scripts/godip-boards.py). Each is found by its file's name and by the ``aliases``
+# the file lists, and loaded like any variant file, then named: its ``name`` is the file's
+# name (what documents, game files and the web judge's database record), and it carries the
+# file's ``description``, ``source`` and its ``family``.
+
+_FILES = Path(__file__).with_name("files")
+
+
+@cache
+def shipped_files() -> dict[str, Path]:
+    """Every variant shipped as a file: its name -> its path, by family, then by name."""
+    return {path.stem: path for path in sorted(_FILES.glob("*/*.toml"))}
+
+
+@cache
+def _file_aliases() -> dict[str, str]:
+    """Each shipped file's aliases (lower case) -> its name: the files are read as plain TOML,
+    only when a name is none of the classes' names or aliases."""
+    import tomllib
+
+    out: dict[str, str] = {}
+    for name, path in shipped_files().items():
+        with open(path, "rb") as f:
+            aliases = tomllib.load(f).get("aliases", [])
+        for alias in aliases if isinstance(aliases, list) else []:
+            out.setdefault(str(alias).strip().lower(), name)
+    return out
+
+
+def _file_name_for(key: str) -> str | None:
+    """The shipped file variant that ``key`` (lower case) names, or None."""
+    if key in shipped_files():
+        return key
+    return _file_aliases().get(key)
+
+
+@cache
+def _file_class(name: str) -> type[Variant]:
+    """The class of the variant shipped as the file ``name``: the variant the file describes,
+    named by the file (one class per name, so that its instance is shared)."""
+    import tomllib
+
+    from calhamer.documents.variants import read_variant_file
+    from calhamer.variants.composition import load_variant_file
+
+    path = shipped_files()[name]
+    where = f"{name!r} ({path.parent.name}/{path.name})"
+    try:
+        with open(path, "rb") as f:
+            doc = read_variant_file(tomllib.load(f), str(path))
+        composed = type(load_variant_file(path))
+    except CalhamerError as exc:
+        raise CalhamerError(f"the variant {where} could not be loaded: {exc}") from None
+    attrs: dict[str, Any] = {
+        "name": name,
+        "aliases": tuple(a.strip().lower() for a in doc.aliases),
+        "title": doc.title or name,
+        "description": doc.description or "",
+        "source": doc.source or "",
+        "family": path.parent.name,
+        "__module__": __name__,
+        "__doc__": f"The variant {name}, shipped as the file {path.parent.name}/{path.name}.",
+        "__reduce__": _by_name,
+    }
+    return type(f"Shipped_{name.replace('-', '_')}", (composed,), attrs)
+
+
+def _by_name(self: Variant) -> tuple[object, ...]:
+    # A variant made from a file is no class a module holds: it travels to another process
+    # (simulate's workers) as its name, and is found there again.
+    return (find_variant, (self.name,))

@@ -157,7 +157,7 @@ def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request
 
 
 def _choices() -> dict[str, object]:
-    return {"variants": games.servable_variants(), "editions": list(EDITIONS),
+    return {"variants": games.variant_groups(), "editions": list(EDITIONS),
             "defaults": Deadlines(), "boards": games.board_choices(),
             "modules": games.module_choices(), "chosen": NewGameChoice()}
 

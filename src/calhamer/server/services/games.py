@@ -67,6 +67,22 @@ def servable_variants() -> list[tuple[str, str]]:
     return [(v.name, v.title) for v in all_variants() if unservable_reason(v.name) is None]
 
 
+def variant_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The variants the new-game form offers, by family (calhamer's, godip's boards...):
+    each family's heading, and (name, label) of each of its variants the web judge can run,
+    the label saying what the variant is and the size of its board."""
+    from calhamer.variants.catalogue import FAMILIES, catalogue
+
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for e in catalogue():
+        if e.problem is not None or unservable_reason(e.name) is not None:
+            continue
+        label = f"{e.title} ({e.size})" + (f": {e.description}" if e.description else "")
+        heading = FAMILIES.get(e.family, (e.family, ""))[0]
+        groups.setdefault(heading, []).append((e.name, label))
+    return list(groups.items())
+
+
 # The longest variant name (a composed variant's text) the games table stores.
 VARIANT_LENGTH: int = GameRow.__table__.c.variant.type.length or 200  # type: ignore[attr-defined]
 

@@ -381,3 +381,14 @@ def test_convoys_the_standard_boards_coasts_still_cannot_convoy() -> None:
     outcome = adjudicate(start, {"ENGLAND": ["F LON C A LVP - BRE"]})
     found = {r.text: r for rs in outcome.results.values() for r in rs}
     assert found["F LON C A LVP - BRE"].result is INVALID
+
+
+def test_calendar_years_that_count_down_end_after_the_last_year() -> None:
+    """A negative year step (DPjudge's Classical counts B.C. years down): a smaller year is
+    the later one, so a game's last year is passed going down; a step of 0 is refused."""
+    from calhamer.calendars import Calendar
+
+    down = Calendar(year_step=-1, first_year=273)
+    assert down.past(259, 260) and not down.past(261, 260) and not down.past(260, 260)
+    assert Calendar().past(1916, 1915) and not Calendar().past(1914, 1915)
+    assert down.adjusts_after(273) and down.adjusts_after(272)

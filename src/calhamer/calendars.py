@@ -46,7 +46,8 @@ class Calendar:
 
     ``seasons`` are the movement seasons of a year, in order (each followed by its retreats
     when units were dislodged); ``winter`` is the season of the adjustment phase. Years go up
-    by ``year_step``. An adjustment phase comes after every ``adjust_every``-th year of
+    by ``year_step`` (down, for a negative step: years before Christ). An adjustment phase
+    comes after every ``adjust_every``-th year of
     movement, counted from ``first_year``, the year of the game's first movement phase.
     """
 
@@ -89,6 +90,11 @@ class Calendar:
         whether supply centres change hands after it)."""
         count = (year - self.first_year) // self.year_step + 1
         return count % self.adjust_every == 0
+
+    def past(self, year: int, limit: int) -> bool:
+        """Whether ``year`` comes after the year ``limit`` in this calendar's order (later,
+        or for years that count down, smaller): how a game's last year is checked."""
+        return year < limit if self.year_step < 0 else year > limit
 
     def season_name(self, code: str) -> str:
         """The name of season ``code``: the calendar's, else the usual one, else the letter."""

@@ -410,6 +410,8 @@ def _calendar(start: str, entry: CalendarEntry | None, fail: Fail) -> tuple[str,
         if entry.winter is not None:
             winter = Season(entry.winter.code, entry.winter.name)
         step, every = entry.year_step, entry.adjust_every
+    if step == 0:
+        raise fail("calendar.year_step: the years must move on (a step of 0 never ends a game)")
     codes = [s.code for s in (*seasons, winter)]
     if not seasons:
         raise fail("calendar.seasons: a year needs at least one season of movement")

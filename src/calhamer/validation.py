@@ -8,7 +8,8 @@ sees exact locations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -190,28 +191,120 @@ def _check_convoy(position: Position, order: Convoy) -> Convoy:
     return replace(order, army=army_from, dest=army_to)
 
 
+# Chains the exact search below may try for one pair before it settles for the seas on any
+# simple route (see _route_fleets_cached); far more than any pair of the standard board needs.
+_ROUTE_SEARCH_LIMIT = 3_000
+
+
+def _seas_on_simple_routes(
+    near: Sequence[frozenset[ProvinceId]], usable: list[bool], origin: ProvinceId, dest: ProvinceId
+) -> set[ProvinceId]:
+    """The seas on some simple route (one that does not pass a sea twice) from ``origin`` to
+    ``dest``: with an edge added from ``origin`` to ``dest``, exactly the seas that share a
+    biconnected block with that edge (a sea lies on a simple route when it lies on a cycle
+    through the added edge). Every irredundant route is simple, so this bounds the search."""
+    index: dict[ProvinceId, int] = {}
+    low: dict[ProvinceId, int] = {}
+    edges: list[tuple[ProvinceId, ProvinceId]] = []
+    block: set[ProvinceId] = set()
+
+    # The graph of the seas, ``origin`` and ``dest``, each edge both ways (one-way edges too:
+    # this is only a bound), with the edge from ``origin`` to ``dest`` added.
+    graph: dict[ProvinceId, set[ProvinceId]] = {origin: {dest}, dest: {origin}}
+    for p, adjacent in enumerate(near):
+        if usable[p] or p in (origin, dest):
+            for q in adjacent:
+                if (usable[q] or q in (origin, dest)) and (usable[p] or usable[q]):
+                    graph.setdefault(p, set()).add(q)
+                    graph.setdefault(q, set()).add(p)
+
+    def neighbours(p: ProvinceId) -> list[ProvinceId]:
+        return sorted(graph.get(p, ()))
+
+    def visit(p: ProvinceId, parent: ProvinceId) -> None:
+        index[p] = low[p] = len(index)
+        for q in neighbours(p):
+            if q == parent:
+                continue
+            if q not in index:
+                edges.append((p, q))
+                visit(q, p)
+                low[p] = min(low[p], low[q])
+                if low[q] >= index[p]:  # p cuts off the block just finished
+                    popped: list[tuple[ProvinceId, ProvinceId]] = []
+                    while True:
+                        edge = edges.pop()
+                        popped.append(edge)
+                        if edge == (p, q):
+                            break
+                    if (origin, dest) in popped or (dest, origin) in popped:
+                        block.update(x for e in popped for x in e)
+            elif index[q] < index[p]:
+                edges.append((p, q))
+                low[p] = min(low[p], index[q])
+
+    visit(origin, -1)
+    block.discard(origin)
+    block.discard(dest)
+    return block
+
+
 @cache
 def _route_fleets_cached(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozenset[ProvinceId]:
-    near = m.province_fleet_adjacent
-    found: set[ProvinceId] = set()
+    """The seas of every irredundant route from ``origin`` to ``dest``: a chain of seas that
+    may convoy, the first next to ``origin``, only the last next to ``dest``, none but the
+    first next to ``origin``, and none next to an earlier sea but its predecessor (so that no
+    sea of it could be left out).
 
-    def extend(path: list[ProvinceId]) -> None:
+    Whether a sea lies on such a chain is a hard question in general, and the chains grow
+    exponentially with the open water of a large board; the seas on them do not. So the
+    search gives up a chain that cannot reach ``dest`` or could only add seas already found,
+    and stops once it has every sea on a simple route. On a board where that still takes
+    more than ``_ROUTE_SEARCH_LIMIT`` chains, the seas on any simple route are the answer (a
+    fleet on a roundabout route may then convoy, as in most judges; no board calhamer ships
+    with a known route of such size has it)."""
+    near = m.province_fleet_adjacent
+    if origin == dest:  # a convoy to where the army stands (DATC 6.A.5): each sea beside it
+        return frozenset(p for p in near[origin] if m.can_convoy(p))
+    usable = [m.can_convoy(p) and p != dest and p != origin for p in range(len(near))]
+    simple = _seas_on_simple_routes(near, usable, origin, dest)
+    found: set[ProvinceId] = set()
+    budget = [_ROUTE_SEARCH_LIMIT]
+
+    def ahead(last: ProvinceId, banned: set[ProvinceId]) -> set[ProvinceId]:
+        # The seas a chain at ``last`` could still reach (more than it may: a sea taken
+        # later bans more): if none is new and none leads on, the chain has nothing to give.
+        seen, queue = {last}, deque([last])
+        while queue:
+            for q in near[queue.popleft()]:
+                if q not in seen and q in simple and q not in banned:
+                    seen.add(q)
+                    queue.append(q)
+        return seen
+
+    def extend(path: list[ProvinceId], banned: set[ProvinceId]) -> bool:
+        # False once the search is over: every sea found, or the budget spent.
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
         last = path[-1]
         if dest in near[last]:
             found.update(path)
-            return
+            return len(found) < len(simple)
+        reach = ahead(last, banned)
+        if not any(dest in near[q] for q in reach) or found.issuperset(reach.union(path)):
+            return True
         for nxt in near[last]:
-            if not m.can_convoy(nxt) or nxt == dest or nxt in path or origin in near[nxt]:
-                continue
-            # Keep routes irredundant: no sea may touch an earlier one except its predecessor.
-            if any(nxt in near[earlier] for earlier in path[:-1]):
-                continue
-            extend([*path, nxt])
+            more = nxt in simple and nxt not in banned
+            if more and not extend([*path, nxt], banned | near[last]):
+                return False
+        return True
 
-    for first in near[origin]:
-        if m.can_convoy(first) and first != dest:
-            extend([first])
-    return frozenset(found)
+    next_to_origin = {p for p in range(len(near)) if origin in near[p]}
+    for first in sorted(near[origin]):
+        if first in simple and not extend([first], next_to_origin | {first}):
+            break
+    return frozenset(simple if budget[0] < 0 else found)
 
 
 def convoy_route_fleets(m: Map, origin: ProvinceId, dest: ProvinceId) -> frozenset[ProvinceId]:

@@ -194,9 +194,9 @@ class VictoryRule:
             return GameEnd(Ending.DRAW, tuple(alive), out, year,
                            "the surviving powers agreed to a draw")
         last = variant.last_year
-        if last is not None and year > last:
+        if last is not None and m.calendar.past(year, last):
             return self._ranked(position, alive, out, last)
-        if max_year is not None and year > max_year:
+        if max_year is not None and m.calendar.past(year, max_year):
             return GameEnd(Ending.DRAW, tuple(alive), out, year,
                            f"the year limit ({max_year}) was reached")
         return None

@@ -1,13 +1,15 @@
-"""``calhamer board``: a board of one's own checked and drawn.
+"""``calhamer board``: a board's files checked, drawn and imported.
 
     calhamer board check lagoon.toml [--geometry lagoon.geometry.json]
     calhamer board draw lagoon.toml [-o lagoon.geometry.json]
+    calhamer board import youngstown.map [-o youngstown.toml] [--strict]
 
 ``check`` lists every problem of the map file in one line each (file, table, entry) and, with
 a geometry, whether the drawing shows the board truly (adjacent provinces touch or are joined
 by a bridge or canal, and provinces that touch are adjacent); it exits with 1 when there is a
 problem. ``draw`` draws the board from the map alone (``docs/render.md``) and writes its
-geometry file, which pictures then use. See ``docs/boards.md``.
+geometry file, which pictures then use. ``import`` (:mod:`calhamer.cli.board_import`) writes a
+board from another judge's map file. See ``docs/boards.md``.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from calhamer.cli import board_import
 from calhamer.cli.board_check import check_board
 from calhamer.cli.io import BAD_ORDERS, OK, UserError
 from calhamer.errors import CalhamerError
 from calhamer.map import Map, load_map
 
-HELP = "check a board's map file, or draw its picture from the map alone"
+HELP = "check a board's map file, draw its picture from the map alone, or import a board"
 
 
 def add_parsers(sub: Any) -> None:
@@ -50,6 +53,7 @@ def add_parsers(sub: Any) -> None:
     draw.add_argument("--no-hints", action="store_true",
                       help="ignore the provinces' x and y in the map file")
     draw.set_defaults(run=cmd_draw)
+    board_import.add_parser(actions)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -108,8 +108,9 @@ class CalendarEntry(Document):
     seasons: list[SeasonEntry] | None = Field(
         None, description='movement seasons in order: [{ code = "S", name = "Spring" }, ...]')
     winter: SeasonEntry | None = Field(None, description="the season of adjustments")
-    year_step: Annotated[StrictInt, Field(ge=1)] = Field(
-        1, description="how many years pass from one year of movement to the next")
+    year_step: StrictInt = Field(
+        1, description="how many years pass from one year of movement to the next; negative "
+        "for years that count down (B.C.)")
     adjust_every: Annotated[StrictInt, Field(ge=1)] = Field(
         1, description="an adjustment phase after every Nth year of movement, counted from "
         "the first")
@@ -151,7 +152,7 @@ MAP_HINTS = {
     "fleet.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "oneway.*": 'one-way edges are written as a list of "FROM TO", like ["NTH WOO"]',
     "calendar.seasons": 'seasons are written [{{ code = "S", name = "Spring" }}, ...]',
-    "calendar.year_step": "year_step must be a whole number of at least 1",
+    "calendar.year_step": "year_step must be a whole number",
     "calendar.adjust_every": "adjust_every must be a whole number of at least 1",
     "powers.*.victory_centers": "victory_centers must be a whole number of at least 0",
 }

@@ -23,6 +23,9 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "calhamer": ("Built for calhamer", "calhamer's own rule modules and boards"),
     "godip": ("godip's boards", "from godip, the judge of diplicity, github.com/zond/godip; "
               "the facts transcribed by scripts/godip-boards.py"),
+    "dpjudge": ("DPjudge's boards", "from DPjudge's map files (MIT licence, (c) 2017 Manus "
+                "Hand), github.com/serrasqueiro/dpjudge; imported by "
+                "scripts/dpjudge-boards.py"),
     "other": ("From other packages", "registered by a plugin"),
 }
 

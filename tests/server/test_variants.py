@@ -30,7 +30,10 @@ def test_each_variant_plays_a_phase(judge, variant):
                            headers=player.headers).json()
     assert "seed" not in doc
     units = view["position"]["units"].get(power, [])
-    r = judge.orders(player, [f"{units[0]} H"] if units else [], phase=game["phase"])
+    # A hold for its first unit; on a board that starts with a winter (DPjudge's Minor
+    # Powers, where only the minor powers build at first) nothing is ordered.
+    first = [] if game["phase"].endswith("A") or not units else [f"{units[0]} H"]
+    r = judge.orders(player, first, phase=game["phase"])
     assert r.status_code == 200, r.text
     assert all(c["ok"] for c in r.json()["checks"]), r.text
     if find_variant(variant).bids is not None:  # a bid for the first neutral unit to hold

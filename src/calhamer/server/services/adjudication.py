@@ -101,6 +101,10 @@ def process_due_phase(
         game.end_reason = f"{outcome.next.map.power(winner).name} has won"
     else:
         game.deadline = next_deadline(game, row.code, now)
+        # A phase that waits for nobody (Twenty Twenty's winters, played every year so that
+        # each year's victory is checked, often owe no one anything) is due at once: no ready
+        # mark will ever come to ask for it.
+        game.process_requested = not row.required
     log(session, game.id, now, "adjudicated", f"{phase.code} by {worker}")
     session.flush()
     if pause > 0:

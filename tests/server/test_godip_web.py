@@ -124,7 +124,7 @@ def _replays_in_the_library(judge: Judge, who: Player, gid: str) -> list[str]:
 
 @pytest.mark.parametrize("name", GODIP)
 def test_each_godip_variant_plays_through_the_routes(judge: Judge, name: str) -> None:
-    years = YEARS
+    years = 1 if name == "chaos" else YEARS  # 34 seats: one year (W1900A to W1901A)
     view = _play_through_routes(judge, name, years)
     game = view["game"]
     gm = view["_gm"]

@@ -280,3 +280,23 @@ def test_unconstitutional_neutrals_are_rebuilt_as_its_published_rules_say() -> N
     assert winter.phase.is_adjustment
     after = adjudicate(winter, {}).after
     assert after.unit_at(garrison.loc) == garrison
+
+
+@pytest.mark.parametrize(("phase", "following", "owned"), [
+    ("S1901R", "F1901M", ["BUD", "TES", "VNN"]),  # no change after the spring
+    ("F1901R", "W1901A", ["BUD", "BUL", "SER", "TES", "VNN"]),  # after the fall's
+])
+def test_centres_change_hands_after_the_fall_retreats(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      phase: str, following: str,
+                                                      owned: list[str]) -> None:
+    # Youngstown Redux: Austria's army stands in Serbia, a Turkish army dislodged from Bulgaria
+    # retreats to Macedonia.
+    out = _adjudicate(tmp_path, capsys, {
+        "variant": "youngstown-redux", "phase": phase,
+        "units": {"Austria": ["A ser", "A bul"]}, "dislodged": {"Turkey": ["A bul"]},
+        "centers": {"Austria": ["bud", "tes", "vnn"], "Turkey": ["bul"]},
+        "orders": {"Turkey": ["A bul - mac"]}})
+    assert out["next"]["phase"] == following
+    assert out["next"]["centers"]["AUSTRIA"] == owned
+    assert out["next"]["units"]["TURKEY"] == ["A MAC"]

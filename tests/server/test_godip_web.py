@@ -186,3 +186,20 @@ def test_a_phase_that_waits_for_nobody_is_adjudicated_at_once(judge: Judge) -> N
     judge.clock.advance(days=2)
     assert judge.process() == [f"{gid} F2001M", f"{gid} W2001A"]
     assert _view(judge, gm, gid)["game"]["phase"] == "S2002M"
+
+
+def test_a_variant_with_a_last_year_ends_in_the_web_judge_ranked_by_centres(judge: Judge
+                                                                           ) -> None:
+    # The vocabulary's last_year, set in the variant's text: after 1901 the game is over and
+    # the powers with the most centres share the top (nobody moved: each keeps its three or
+    # four home centres, Russia alone has four).
+    gm = judge.user("gm")
+    game = judge.new_game(gm, variant="standard+standard?last_year=1901")
+    gid = game["id"]
+    for _ in range(2):
+        judge.clock.advance(days=2)
+        judge.process()
+    view = _view(judge, gm, gid)["game"]
+    assert view["status"] == "finished" and view["phase"] == "S1902M"
+    assert view["winner"] == "RUSSIA"
+    assert view["end_reason"] == "the last year (1901) is over: Russia leads with 4 centres"

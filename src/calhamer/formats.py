@@ -514,16 +514,26 @@ def position_to_json(position: Position, rules: str | None = None) -> dict[str, 
     doc["centers"] = {p: centers[p] for p in _power_order(m, centers)}
     if position.phase.is_retreat:
         dislodged: dict[str, list[dict[str, str]]] = {}
-        for d in position.dislodged:
+        for d in _dislodged_in_order(position):
             entry = {"unit": format_unit(m, d.unit)}
             if d.attacker_from is not None:
                 entry["attacker_from"] = m.provinces[d.attacker_from].code
             dislodged.setdefault(d.unit.power, []).append(entry)
-        doc["dislodged"] = dislodged
+        doc["dislodged"] = {p: dislodged[p] for p in _power_order(m, dislodged)}
         doc["contested"] = sorted(m.provinces[p].code for p in position.contested)
     if variant.state is not None:
         variant.state.write(variant, position, doc)
     return doc
+
+
+def _dislodged_in_order(position: Position) -> list[Dislodged]:
+    """The position's dislodged units in the order of their provinces' codes: the order the
+    adjudicator finds them in follows the units' order in the position, which differs between
+    a position read from a document and one carried over from the phase before, and a
+    document must be the same for the same position (a game's replay compares them)."""
+    m = position.map
+    rank, province_of = m.code_rank, m.province_of
+    return sorted(position.dislodged, key=lambda d: rank[province_of(d.unit.loc)])
 
 
 def _power_order(m: Map, keyed: Mapping[str, object]) -> list[str]:
@@ -786,13 +796,14 @@ def _board_line(position: Position, rules: str | None, pieces: _MapJson
     out.append(f'"centers":{_json_lists(centers, heads)}')
     if position.phase.is_retreat:
         dislodged: dict[str, list[str]] = {}
-        for d in position.dislodged:
+        for d in _dislodged_in_order(position):
             if type(d.unit) is not Unit:
                 return None
             entry = f'{{"unit":{unit_text[d.unit.type][d.unit.loc]}'
             if d.attacker_from is not None:
                 entry += f',"attacker_from":{text(m.provinces[d.attacker_from].code)}'
             dislodged.setdefault(d.unit.power, []).append(entry + "}")
+        dislodged = {p: dislodged[p] for p in _power_order(m, dislodged)}
         out.append(f'"dislodged":{_json_lists(dislodged, heads)}')
         contested = sorted(m.provinces[p].code for p in position.contested)
         out.append(f'"contested":[{",".join(map(text, contested))}]')

@@ -20,6 +20,7 @@ from calhamer.server.services.common import hides
 from calhamer.server.services.games import current_phase, log, next_deadline, required_powers
 from calhamer.server.services.orders import order_sets
 from calhamer.server.services.results import store_views
+from calhamer.victory import Ending
 from calhamer.views import PowerView, power_view
 
 logger = logging.getLogger(__name__)
@@ -93,14 +94,21 @@ def process_due_phase(
     game.process_requested = False
     game.retry_at = None
     game.last_error = None
-    winner = outcome.next.winner()
-    if winner:
-        game.winner = winner
+    # The variant's own end: a solo (or a lead), the last power standing, or the last year
+    # of a variant that sets one (ranked by centres, the top perhaps shared).
+    end = outcome.next.variant.victory.result(outcome.next)
+    if end is not None:
+        game.winner = end.winner
         game.status = "finished"
         game.deadline = None
-        game.end_reason = f"{outcome.next.map.power(winner).name} has won"
+        game.end_reason = (f"{outcome.next.map.power(end.winner).name} has won"
+                           if end.ending is Ending.SOLO and end.winner else end.reason)
     else:
         game.deadline = next_deadline(game, row.code, now)
+        # A phase that waits for nobody (Twenty Twenty's winters, played every year so that
+        # each year's victory is checked, often owe no one anything) is due at once: no ready
+        # mark will ever come to ask for it.
+        game.process_requested = not row.required
     log(session, game.id, now, "adjudicated", f"{phase.code} by {worker}")
     session.flush()
     if pause > 0:

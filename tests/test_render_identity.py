@@ -117,13 +117,13 @@ DIGESTS: dict[str, str] = {
     "start standard-dp":
         "84edfe866c256c68c22d305a17ad41fb5031121c131b52079bf141ba7465dab7",
     "start sub-saharan-excerpt":
-        "6e73fae6cd4d3ffec54288b3f63d1dc712ac74843ac804662feb39d6d150212e",
+        "ed0d374736a15fb4c8bd6caf296699e4384148e8dabbca0168051cc3fcc9821b",
     "start superdiplomacy":
-        "8baa72dd73c2971cd53c775abab78f374f92102472131b339734aafdddd6ef25",
+        "de483329bb2fb46468a7899d93ecf7c872c1ce9fc0e192ed8ec41dce29e5408a",
     "start superdiplomacy-dp":
-        "8baa72dd73c2971cd53c775abab78f374f92102472131b339734aafdddd6ef25",
+        "de483329bb2fb46468a7899d93ecf7c872c1ce9fc0e192ed8ec41dce29e5408a",
     "start superdiplomacy-fog":
-        "8baa72dd73c2971cd53c775abab78f374f92102472131b339734aafdddd6ef25",
+        "de483329bb2fb46468a7899d93ecf7c872c1ce9fc0e192ed8ec41dce29e5408a",
 }
 
 

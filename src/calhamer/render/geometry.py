@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -142,6 +142,12 @@ def _find_base(m: Map) -> Geometry | None:
 _GEOMETRY_CACHE: dict[int, tuple[Map, Geometry]] = {}
 
 
+def has_drawing(m: Map) -> bool:
+    """Whether ``m`` has a drawing of its own or of a map it extends (a geometry file), so
+    that a picture of it needs no drawing made at run time."""
+    return _find_base(m) is not None
+
+
 def geometry_for(m: Map) -> Geometry:
     """The geometry to draw ``m`` with: its own file, its parent's, or else one drawn from
     the board itself (:func:`calhamer.render.draw.draw_board`, with the ``draw`` extra; a
@@ -190,10 +196,90 @@ def _fit(m: Map, base: Geometry) -> Geometry:
             else:
                 xy = (base.width - 30.0, 30.0 + 40.0 * len(shapes) % (base.height - 60))
         shapes[p.code] = _node(xy, 14.0, p.coasts)
+    for p in m.provinces:
+        shape = shapes[p.code]
+        if p.is_supply_center and shape.sc is None and not shape.node:
+            # A centre the drawing's own map does not have (Superdiplomacy's on the standard
+            # board's drawing): its marker beside the unit, inside the province.
+            shapes[p.code] = replace(shape, sc=_marker_place(shape))
     extras = {code: s for code, s in base.extras.items() if code not in shapes}
     links = tuple(c for c in base.connectors if c.a in shapes and c.b in shapes)
+    claimed = {p.code for p in m.provinces if p.code not in base.shapes and p.code in base.extras}
+    if claimed:
+        links += _island_links(m, shapes, claimed)
     return Geometry(base.width, base.height, shapes, base.neutral, base.water, extras,
                     unit_scale=base.unit_scale, coast=base.coast, connectors=links)
+
+
+def _island_links(m: Map, shapes: dict[str, Shape], claimed: set[str]
+                  ) -> tuple[Connector, ...]:
+    """Connectors for the adjacencies of the shapes a map took from the drawing's extras (the
+    islands Superdiplomacy makes provinces) that the drawing does not show as a border: a
+    short line between the two shapes' nearest corners, a bridge where armies cross, else a
+    canal."""
+    from calhamer.render.paths import path_points
+
+    corners = {code: path_points(shapes[code].d) for code in shapes}
+    out = []
+    for p in m.provinces:
+        if p.code not in claimed:
+            continue
+        for q in sorted(m.army_adjacent[p.id] | m.province_fleet_adjacent[p.id]):
+            other = m.provinces[q].code
+            if other == p.code or other not in corners or shapes[other].node:
+                continue
+            if other in claimed and other < p.code:
+                continue  # the pair once
+            mine = {(round(x, 1), round(y, 1)) for x, y in corners[p.code]}
+            theirs = {(round(x, 1), round(y, 1)) for x, y in corners[other]}
+            if len(mine & theirs) >= 2:
+                continue
+            a, b = min(((u, v) for u in corners[p.code] for v in corners[other]),
+                       key=lambda uv: (math.dist(*uv), uv))
+            kind = "bridge" if q in m.army_adjacent[p.id] else "canal"
+            out.append(Connector(p.code, other, kind,
+                                 f"M{_n(a[0])},{_n(a[1])} {_n(b[0])},{_n(b[1])}"))
+    return tuple(out)
+
+
+def _marker_place(shape: Shape) -> Point:
+    """Where a supply-centre marker fits in ``shape``: the first of some places around its
+    unit (below first) that lies inside the shape, clear of the unit and the label."""
+    from calhamer.render.paths import path_points
+
+    rings = [path_points("M" + part) for part in shape.d.split("M")[1:]]
+    ux, uy = shape.unit
+    lx, ly = shape.label
+    for reach in (19.0, 15.0, 24.0):
+        for turn in (90, 45, 135, 0, 180, 315, 225, 270):
+            a = math.radians(turn)
+            at = (round(ux + reach * math.cos(a), 1), round(uy + reach * math.sin(a), 1))
+            clear_of_label = abs(at[0] - lx) > 16 or abs(at[1] - ly) > 9
+            if clear_of_label and _inside(rings, at) and _border_distance(rings, at) >= 5.5:
+                return at
+    return (round(ux, 1), round(uy + 17.0, 1))
+
+
+def _inside(rings: list[list[Point]], p: Point) -> bool:
+    inside = False
+    x, y = p
+    for ring in rings:
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+            if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+                inside = not inside
+    return inside
+
+
+def _border_distance(rings: list[list[Point]], p: Point) -> float:
+    best = math.inf
+    for ring in rings:
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+            dx, dy = x2 - x1, y2 - y1
+            length = dx * dx + dy * dy
+            t = 0.0 if not length else max(0.0, min(1.0, ((p[0] - x1) * dx + (p[1] - y1) * dy)
+                                                 / length))
+            best = min(best, math.hypot(p[0] - x1 - t * dx, p[1] - y1 - t * dy))
+    return best
 
 
 def _given_xy(m: Map, code: str) -> Point | None:

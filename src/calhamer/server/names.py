@@ -25,12 +25,12 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 def accepted_variants() -> str:
     """What the web accepts as a variant, in one sentence (the shipped names and boards)."""
-    from calhamer.map import available_maps
+    from calhamer.boards import shipped_boards
     from calhamer.variants import variant_names
     from calhamer.variants.composition import module_names
 
     return (f"a variant is one of the judge's own ({', '.join(variant_names())}), a variant "
-            f"composed on one of its boards as board+module+... ({', '.join(available_maps())}; "
+            f"composed on one of its boards as board+module+... ({', '.join(shipped_boards())}; "
             f"modules: {', '.join(module_names())}), or a variant file uploaded on the "
             "new-game form")
 
@@ -42,7 +42,7 @@ def variant_name_problem(text: str) -> str | None:
     composed one must start with one of the judge's boards, named exactly. Anything else (a
     path, a ``.toml`` file, a board that is not shipped) gets the same sentence, which
     repeats only what was given, so that the answer does not depend on the server's files."""
-    from calhamer.map import available_maps
+    from calhamer.boards import shipped_boards
 
     name = text.strip()
     if "+" not in name:
@@ -51,7 +51,7 @@ def variant_name_problem(text: str) -> str | None:
         return f"{name!r} is not a variant name: {accepted_variants()}"
     # The board as the library reads it (composition.parse_spec), before it is ever read.
     board = name.partition("?")[0].split("+")[0].strip()
-    if board in available_maps():
+    if board in shipped_boards():
         return None
     return f"{name!r} is not a variant name: {accepted_variants()}"
 

@@ -71,12 +71,33 @@ def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
         cramped = [p for p, got in pieces.items() if got is None]
         if not cramped:
             break
+        _move_the_crowded_out(board, grid, cramped, unit_pos, step)
         for p in cramped:
             weight[p] *= 1.3
         if attempt % 2 == 1:
             step *= 1.12
     assert grid is not None and pieces is not None
+    cramped = [p for p, got in pieces.items() if got is None]
+    if cramped:
+        tight = Placer(board, grid, distances(grid), tight=True)
+        for p in cramped:
+            pieces[p] = tight.place(p)
     return _document(m, board, grid, pieces)
+
+
+def _move_the_crowded_out(board: Board, grid: Grid, cramped: list[int],
+                          unit_pos: list[Point], step: float) -> None:
+    """A province that got no cell at all (the layout set it on top of provinces it must not
+    meet) is moved to the middle of its neighbours' regions, where it belongs."""
+    middles = centroids(grid, board.count)
+    for p in cramped:
+        if middles[p] is not None:
+            continue
+        near = [mid for q in sorted(board.adjacent[p]) if (mid := middles[q]) is not None]
+        if near:
+            x = sum(pt[0] for pt in near) / len(near)
+            y = sum(pt[1] for pt in near) / len(near)
+            unit_pos[p] = (x / step, y / step)
 
 
 def _grown(board: Board, sites: list[Point], step: float, weight: list[float],
@@ -108,7 +129,8 @@ def _document(m: Map, board: Board, grid: Grid, pieces: dict[int, Pieces | None]
     for p in range(board.count):
         got = pieces[p]
         # No room even after every try: the best that can be done (the tests catch it).
-        got = _fallback(grid, p) if got is None else _moved(got, shift)
+        # (the grid starts at 0, 0 now: the fallback needs no shift)
+        got = _fallback(board, grid, p) if got is None else _moved(got, shift)
         entry: dict[str, Any] = {"d": lines.path(rings.get(p, [])), "unit": _pt(got.unit),
                                  "label": _pt(got.label)}
         if got.sc is not None:
@@ -144,10 +166,25 @@ def _moved(pieces: Pieces, shift: Point) -> Pieces:
                   {c: move(xy) for c, xy in pieces.coasts.items()})
 
 
-def _fallback(grid: Grid, p: int) -> Pieces:
+def _fallback(board: Board, grid: Grid, p: int) -> Pieces:
+    """Where the pieces of a province too small for them go: all on the middle cell of its
+    region, but each split coast's fleet on the cell of its shore nearest that coast's seas
+    (so that a fleet is never drawn on the wrong side)."""
     cells = [c for c, who in enumerate(grid.owner) if who == p]
     at = grid.centre(cells[len(cells) // 2]) if cells else (0.0, 0.0)
-    return Pieces(at, at, at, {})
+    coasts = {}
+    for coast, seas in board.coasts[p]:
+        if not coast:
+            continue
+        shore = [c for c in cells if any(grid.owner[k] in seas for k in _beside(grid, c))]
+        coasts[coast] = grid.centre(shore[len(shore) // 2]) if shore else at
+    return Pieces(at, at, at if board.centre[p] else None, coasts)
+
+
+def _beside(grid: Grid, cell: int) -> list[int]:
+    y, x = divmod(cell, grid.w)
+    return [ny * grid.w + nx for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+            if 0 <= nx < grid.w and 0 <= ny < grid.h]
 
 
 def _pt(p: Point) -> list[float]:

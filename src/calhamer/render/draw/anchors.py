@@ -52,10 +52,13 @@ class Pieces:
 class Placer:
     """Finds room for the pieces of every province of a grid."""
 
-    def __init__(self, board: Board, grid: Grid, room: list[float]) -> None:
+    def __init__(self, board: Board, grid: Grid, room: list[float], *,
+                 tight: bool = False) -> None:
         self.board, self.grid, self.room = board, grid, room
         self.cells = grid.cells_of()
-        self.inset = (0.5 + SLACK + THIN) * grid.size + MARGIN
+        # ``tight``: the last resort for a province that stays too small, pieces allowed up
+        # to the border itself.
+        self.inset = 0.5 * grid.size if tight else (0.5 + SLACK + THIN) * grid.size + MARGIN
 
     def place(self, p: int) -> Pieces | None:
         """The pieces of province ``p``, or None if they do not all fit."""

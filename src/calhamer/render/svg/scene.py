@@ -53,6 +53,7 @@ class Scene:
         self.dislodged = self._dislodged()
         self._scale = num(self.s, 3)  # a unit's scale, as written
         self._adjectives: dict[str, str] = {}
+        self._dark: set[int] = set()  # provinces filled so dark that their label is light
 
     # -- anchors --
 
@@ -194,6 +195,8 @@ class Scene:
             shape = shapes[p.code]
             if shape.node and p.terrain is Terrain.SEA:
                 fill = mix(colours["sea"], "#ffffff", 0.8)
+            if fill.startswith("#") and not is_light(fill):
+                self._dark.add(pid)  # a dark power's territory: its label is written light
             # <path id="prov-XXX" class=... d=... fill=... stroke=...><title>...</title></path>
             raw(parent, _province_template(p.code, cls, shape.d).fill(fill, stroke,
                                                                      ", ".join(words)))
@@ -210,6 +213,8 @@ class Scene:
         for p in self.m.provinces:
             shape = shapes[p.code]
             cls, colour = labels[p.terrain is Terrain.SEA]
+            if p.id in self._dark:
+                colour = colours["legend"]
             # the centre's <g id="sc-XXX"> of two circles (when it is one), then the label
             if p.is_supply_center and shape.sc is not None:
                 owner = centers.get(p.id) if sees(p.id) else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from calhamer.server.routes import (
     accounts,
     bids,
+    boards,
     games,
     live,
     lobby,
@@ -16,7 +17,8 @@ from calhamer.server.routes import (
     seats,
 )
 
-_MODULES = (accounts, games, seats, orders, bids, phases, pictures, press, live, lobby)
+_MODULES = (accounts, games, seats, orders, bids, phases, pictures, press, live, lobby,
+            boards)
 
 # The documentation's order of the API's sections (the ``tags`` of the api routers).
 TAGS = [str(tag) for module in _MODULES for tag in module.api.tags]

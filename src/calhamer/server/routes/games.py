@@ -46,6 +46,7 @@ from calhamer.server.schemas import (
     SeatChangeOut,
 )
 from calhamer.server.services import (
+    boards,
     common,
     controls,
     games,
@@ -159,7 +160,9 @@ def api_control(body: ControlIn, viewer: ApiViewer, session: SessionDep, request
 def _choices() -> dict[str, object]:
     return {"variants": games.variant_groups(), "editions": list(EDITIONS),
             "defaults": Deadlines(), "boards": games.board_choices(),
-            "modules": games.module_choices(), "chosen": NewGameChoice()}
+            "modules": games.module_choices(), "chosen": NewGameChoice(),
+            "previews": {p.name: p for p in boards.variant_previews()},
+            "board_previews": {p.name: p for p in boards.board_previews()}}
 
 
 @dataclass

@@ -17,10 +17,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import Select, bindparam, or_, select
 from sqlalchemy.orm import Session, defer, lazyload
 
+from calhamer.boards import shipped_boards
 from calhamer.documents.variants import read_variant_file
 from calhamer.errors import CalhamerError
 from calhamer.game import Game
-from calhamer.map import available_maps, load_map
+from calhamer.map import load_map
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.rules import find_rules
@@ -121,8 +122,9 @@ def module_choices() -> list[ModuleChoice]:
 
 
 def board_choices() -> list[tuple[str, str]]:
-    """(name, title) of the maps a composed variant may be played on."""
-    return [(name, load_map(name).title) for name in available_maps()]
+    """(name, title) of the maps a composed variant may be played on: every shipped board,
+    godip's and DPjudge's included."""
+    return [(name, load_map(name).title) for name in shipped_boards()]
 
 
 def composed_variant(board: str, modules: Iterable[str], options: Mapping[str, str],
@@ -131,8 +133,8 @@ def composed_variant(board: str, modules: Iterable[str], options: Mapping[str, s
     in the form: empty ones, and those of modules not chosen, are left at their defaults)
     and the edition ``rules``; Invalid
     with the reason when it cannot be played (a refused pair, a bad option)."""
-    if board not in available_maps():
-        raise Invalid(f"choose a board among: {', '.join(available_maps())}")
+    if board not in shipped_boards():
+        raise Invalid(f"choose a board among: {', '.join(shipped_boards())}")
     chosen = [m for m in modules if m]
     owner = {option: name for name in module_names() for option in find_module(name).options}
     query = []
@@ -173,9 +175,9 @@ def uploaded_variant(data: bytes) -> tuple[str, str | None]:
         raise Invalid(f"the variant file is not TOML: {exc}") from None
     except CalhamerError as exc:
         raise Invalid(str(exc)) from None
-    if doc.board not in available_maps():
+    if doc.board not in shipped_boards():
         raise Invalid(f"variant file: board {doc.board!r} is not one of the web judge's maps "
-                      f"({', '.join(available_maps())}); a board of your own is played with "
+                      f"({', '.join(shipped_boards())}); a board of your own is played with "
                       "the command line")
     try:
         spec = VariantSpec.of(doc.board, doc.modules, doc.options, doc.rules)

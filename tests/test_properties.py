@@ -871,7 +871,7 @@ def test_quick_movement_checks_agree_with_the_full_checks(case: Case, data: st.D
     full.quick = None  # every order through check_movement_order
     full.add_all(orders)
     assert quick.entries == full.entries
-    assert [e[3] is e[2] for e in quick.entries] == [e[3] is e[2] for e in full.entries]
+    assert [e.order is e.given for e in quick.entries] == [e.order is e.given for e in full.entries]
     assert quick.legal == full.legal
     assert list(quick.ordered) == list(full.ordered) and quick.clashes == full.clashes
 

@@ -83,7 +83,7 @@ def test_settled_ahead_as_the_search_settles_them() -> None:
     for name, (position, orders) in CASES.items():
         reading = MovementReading(position)
         reading.add_all(orders)
-        assert not reading.clashes and all(e[4] is None for e in reading.entries), name
+        assert not reading.clashes and all(e.reason is None for e in reading.entries), name
         for edition in EDITIONS:
             rules = find_rules(edition)
             quick = resolve_movement(OrderTable(position, reading.legal, rules))

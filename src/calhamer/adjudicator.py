@@ -593,113 +593,114 @@ class MovementResolver(GuessResolver):
         (``tests/test_resolver_shortcuts.py`` holds this to the long way).
         """
         t = self.table
-        kind, dest, owner, movers_to = t.kind, t.dest, t.owner, t.movers_to
-        move_supports = t.move_supports
-        resolution, resolved = self.resolution, self.resolved
-        convoyed, opponent = self.convoyed, self.opponent
+        kind, movers_to = t.kind, t.movers_to
         left: list[int] = []  # decisions for the search, in the table's order
         for p in t.ordered:
             k = kind[p]
+            value: bool | None
             if k == MOVE:
-                if convoyed[p]:
-                    left.append(p)  # its path asks for the convoys
-                    continue
-                q = dest[p]
-                kq = kind[q]
-                if kq == EMPTY:
-                    movers = movers_to[q]
-                    if len(movers) == 1:
-                        value = True  # attack 1 or more against nothing and nobody
-                    else:
-                        # Attack and prevent strengths of 1 each, unless one is supported or
-                        # goes by sea (nobody is there to come the other way).
-                        plain = True
-                        for r in movers:
-                            if move_supports[r] or convoyed[r]:
-                                plain = False
-                                break
-                        if not plain:
-                            left.append(p)  # strengths to compare
-                            continue
-                        value = False  # a standoff
-                elif kq != MOVE or opponent[p] != -1:
-                    # A unit that stays, or comes the other way (its own move is not asked).
-                    if move_supports[p] and owner[q] != owner[p]:
-                        left.append(p)
-                        continue
-                    value = False  # attack 0 (own unit) or 1, against a hold or defence of 1+
-                else:
-                    left.append(p)  # asks whether the unit in its target leaves
-                    continue
+                value = self._move_known(p)
             elif k == SUPPORT:
-                movers = movers_to[p]
-                if movers:
-                    # decide_support: the first move that may cut it decides, if it comes
-                    # over land (a convoyed army's path, and the paradox rules, ask for more).
-                    value = True
-                    for m in movers:
-                        if convoyed[m]:
-                            break
-                        if owner[m] != owner[p] and m != dest[p]:
-                            value = False  # cut
-                            break
-                    if value:
-                        left.append(p)  # (not cut: given unless dislodged, asking the moves)
-                        continue
-                else:
-                    value = True
+                value = self._support_known(p)
             elif k == CONVOY:
-                if movers_to[p]:
-                    left.append(p)
-                    continue
-                value = True
+                value = None if movers_to[p] else True  # given, if nobody moves against it
             else:
                 continue  # a support or convoy made void: it holds
-            resolution[p] = value
-            resolved[p] = True
+            if value is None:
+                left.append(p)
+            else:
+                self.resolution[p] = value
+                self.resolved[p] = True
+        return self._settle_waiting(left)
+
+    def _move_known(self, p: int) -> bool | None:
+        """What the move from ``p`` comes to whatever the other decisions are, or None."""
+        t = self.table
+        if self.convoyed[p]:
+            return None  # its path asks for the convoys
+        q = t.dest[p]
+        kq = t.kind[q]
+        if kq == EMPTY:
+            movers = t.movers_to[q]
+            if len(movers) == 1:
+                return True  # attack 1 or more against nothing and nobody
+            # Attack and prevent strengths of 1 each, unless one is supported or goes by sea
+            # (nobody is there to come the other way): then strengths to compare.
+            for r in movers:
+                if t.move_supports[r] or self.convoyed[r]:
+                    return None
+            return False  # a standoff
+        if kq != MOVE or self.opponent[p] != -1:
+            # A unit that stays, or comes the other way (its own move is not asked).
+            if t.move_supports[p] and t.owner[q] != t.owner[p]:
+                return None
+            return False  # attack 0 (own unit) or 1, against a hold or defence of 1+
+        return None  # asks whether the unit in its target leaves
+
+    def _support_known(self, p: int) -> bool | None:
+        """False if the support from ``p`` is cut whatever the other decisions are; True if
+        nobody moves against it; else None (not cut: given unless dislodged, asking the
+        moves). As decide_support: the first move that may cut it decides, if it comes over
+        land (a convoyed army's path, and the paradox rules, ask for more)."""
+        t = self.table
+        movers = t.movers_to[p]
+        if not movers:
+            return True
+        for m in movers:
+            if self.convoyed[m]:
+                return None
+            if t.owner[m] != t.owner[p] and m != t.dest[p]:
+                return False  # cut
+        return None
+
+    def _settle_waiting(self, left: list[int]) -> list[int]:
+        """Settle the decisions of ``left`` that wait on ones settled now, round after round
+        until no more can be; return the rest."""
         while left:
-            # The decisions that wait on ones settled now, until no more can be.
             rest: list[int] = []
             for p in left:
-                k = kind[p]
+                k = self.table.kind[p]
+                value: bool | None = None
                 if k == MOVE:
-                    q = dest[p]
-                    if convoyed[p] or not resolved[q] or kind[q] != MOVE or opponent[p] != -1:
-                        rest.append(p)
-                        continue
-                    if resolution[q]:
-                        if len(movers_to[q]) > 1:
-                            rest.append(p)  # prevent strengths to compare
-                            continue
-                        value = True  # against a hold strength of 0, alone
-                    elif move_supports[p] and owner[q] != owner[p]:
-                        rest.append(p)
-                        continue
-                    else:
-                        value = False  # attack 0 or 1 against a hold strength of 1
+                    value = self._move_known_after(p)
                 elif k == SUPPORT:
-                    # Left above, so not cut if no move against it goes by sea.
-                    value = True
-                    for m in movers_to[p]:
-                        if convoyed[m] or not resolved[m]:
-                            break
-                        if resolution[m]:
-                            value = False  # dislodged (by a move it was not cut by)
-                    else:
-                        resolution[p] = value
-                        resolved[p] = True
-                        continue
+                    value = self._support_known_after(p)
+                if value is None:
                     rest.append(p)
-                    continue
                 else:
-                    rest.append(p)
-                    continue
-                resolution[p] = value
-                resolved[p] = True
+                    self.resolution[p] = value
+                    self.resolved[p] = True
             if len(rest) == len(left):
                 break
             left = rest
         return left
+
+    def _move_known_after(self, p: int) -> bool | None:
+        """The move from ``p`` into a place whose unit moves away, once that move is settled:
+        alone there after a unit that left, it succeeds; against one that stayed, unsupported
+        or its own power's, it fails."""
+        t = self.table
+        q = t.dest[p]
+        if self.convoyed[p] or not self.resolved[q] or t.kind[q] != MOVE or self.opponent[p] != -1:
+            return None
+        if self.resolution[q]:
+            if len(t.movers_to[q]) > 1:
+                return None  # prevent strengths to compare
+            return True  # against a hold strength of 0, alone
+        if t.move_supports[p] and t.owner[q] != t.owner[p]:
+            return None
+        return False  # attack 0 or 1 against a hold strength of 1
+
+    def _support_known_after(self, p: int) -> bool | None:
+        """A support not cut (left by :meth:`_support_known`, so no move against it went by
+        sea), once every move against it is settled: given unless one dislodges it."""
+        value = True
+        for m in self.table.movers_to[p]:
+            if self.convoyed[m] or not self.resolved[m]:
+                return None
+            if self.resolution[m]:
+                value = False  # dislodged (by a move it was not cut by)
+        return value
 
     def _decide_standard_move(self, p: int) -> bool:
         """:meth:`decide_move` with the standard strengths written out: the strengths are

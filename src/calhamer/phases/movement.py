@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from calhamer.adjudicator import (
     EMPTY,
@@ -18,12 +18,12 @@ from calhamer.adjudicator import (
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import Notation, canonical_movement_order, canonical_texts_read
-from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
+from calhamer.notation import Notation, canonical_movement_order
+from calhamer.orders import AnyOrder, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
-from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution
+from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution, Result
 from calhamer.rules import Rules
-from calhamer.validation import Illegal, check_movement_order, quick_checks
+from calhamer.validation import Illegal, QuickChecks, check_movement_order, quick_checks
 from calhamer.views import carry_forward
 
 if TYPE_CHECKING:
@@ -58,19 +58,46 @@ _GIVEN_AS_ORDER: Final = 0
 _READ_EXACTLY: Final = 1
 _READ: Final = 2
 
-# Compiled, a Final name is read from a static slot rather than looked up in the module.
-_ARMY: Final = ARMY
+
+class Entry:
+    """One order as given, and what became of it.
+
+    ``text`` is the order as written ("" for an order value); ``given`` the order given or
+    read (None if unreadable); ``order`` the order as it stands (checked, when legal);
+    ``reason`` why it is invalid (None while it stands); ``source`` where it came from
+    (:data:`_GIVEN_AS_ORDER`, :data:`_READ_EXACTLY` or :data:`_READ`), for writing its texts
+    when the results are read.
+    """
+
+    __slots__ = ("given", "order", "power", "reason", "source", "text")
+
+    def __init__(
+        self, power: str, text: str, given: AnyOrder | None, order: AnyOrder | None,
+        reason: str | None, source: int,
+    ) -> None:
+        self.power = power
+        self.text = text
+        self.given = given
+        self.order = order
+        self.reason = reason
+        self.source = source
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and (
+            self.power, self.text, self.given, self.order, self.reason, self.source
+        ) == (other.power, other.text, other.given, other.order, other.reason, other.source)
+
+    def __repr__(self) -> str:
+        return (f"Entry({self.power!r}, {self.text!r}, {self.given!r}, {self.order!r}, "
+                f"{self.reason!r}, {self.source})")
 
 
 class MovementReading:
     """The orders of one movement phase, read and checked in one pass.
 
-    Each order given is kept as an entry, ``[power, text, given, order, reason, source]``:
-    the text as written ("" for an order value), the order given or read (None if unreadable),
-    the order as it stands (checked, when legal), the reason it is invalid (None while it
-    stands), and where it came from. :class:`OrderResult` values are only made from the
-    entries when the results are read (:meth:`results`): a bot that wants the next position
-    never pays for them.
+    Each order given is kept as an :class:`Entry`. :class:`OrderResult` values are only made
+    from the entries when the results are read (:meth:`results`): a bot that wants the next
+    position never pays for them.
 
     ``legal`` maps a province to the legal order its unit executes; ``ordered`` holds, by
     province, the first entry of each unit given some legal order (None for the others;
@@ -78,23 +105,21 @@ class MovementReading:
 
     Given the rules, the reading also fills the phase's :class:`OrderTable` as it takes each
     legal order (:meth:`order_table` hands it over), rather than having the table read every
-    order again: the usual orders are entered here, from what their quick checks looked up,
-    any other by :meth:`OrderTable.read_order`. A unit given clashing orders, orders replaced
-    (a variant's :meth:`~calhamer.variant.Variant.unit_orders`), or a power the map does not
-    number leave the table to be built from ``legal`` instead, as before.
+    order again. A unit given clashing orders, orders replaced (a variant's
+    :meth:`~calhamer.variant.Variant.unit_orders`), or a power the map does not number leave
+    the table to be built from ``legal`` instead.
     """
 
     def __init__(self, position: Position, rules: Rules | None = None) -> None:
         self.position = position
         self.variant = variant = position.variant
         self.map = position.map
-        self.entries: list[list[Any]] = []
+        self.units: dict[int, Unit] = editable(position.units)  # a dict: quicker look-ups
+        self.entries: list[Entry] = []
         self.powers: dict[str, None] = {}  # the powers that gave orders, in order (a set)
         self.legal: dict[int, Order] = {}
-        # By province (a list, not a dict: it is written for every order, and compiled, a
-        # list's item is set natively where a dict's costs a hashed store).
-        self.ordered: list[list[Any] | None] = [None] * len(self.map.provinces)
-        self.more: dict[int, list[list[Any]]] = {}
+        self.ordered: list[Entry | None] = [None] * len(self.map.provinces)
+        self.more: dict[int, list[Entry]] = {}
         self.clashes: set[int] = set()
         self.check = variant.check_movement_order  # looked up once: it runs per order
         # The standard checks settle the usual orders by table look-ups, here.
@@ -118,193 +143,112 @@ class MovementReading:
 
     def add_all(self, orders: OrdersIn, replace: bool = False) -> None:
         """Read and check ``orders``, by power (as :meth:`add` does for each power)."""
-        position, m = self.position, self.map
-        power_codes, powers = m._power_codes, self.powers
-        # (``entries.append(...)`` itself: a bound method kept in a local is called the slow
-        # way, where the call written out is one the interpreter does in place.)
-        entries, legal, ordered = self.entries, self.legal, self.ordered
-        check, quick = self.check, self.quick
-        loc_province = m.loc_province
-        # Looked up in a dict of its own: a read-only view's look-ups cost twice as much
-        # (and compiled, a dict typed as one is looked up natively).
-        units: dict[int, Unit] = editable(position.units)
-        if quick is not None:
-            army_moves, fleet_moves = quick.army_moves, quick.fleet_moves
-            reach = quick.reach
-            army_adjacent, loc_coast = m.army_adjacent, m.loc_coast
-        table = self.table
-        numbers = self.numbers
-        number = -1
-        if table is not None:
-            t_kind, t_owner, t_type = table.kind, table.owner, table.unit_type
-            t_dest, t_src, t_exact = table.dest, table.src, table.exact
-            t_ordered, t_movers, t_supports = table.ordered, table.movers, table.supports
-            movers_to, crowded, swaps = table.movers_to, table.crowded, table.swaps
-        hold, move, support, convoy = Hold, Move, Support, Convoy
-        order_type = Order
-        # The canonical reader's memo of this map (texts in calhamer's own form already read).
-        memo = canonical_texts_read(m) if self.canonical_reader else None
-        # Typed loosely: the standard classes are told apart by ``type(...) is`` below.
-        order: Any
-        checked: Any
+        entries = self.entries
         for raw_power, items in orders.items():
-            power = raw_power if raw_power in power_codes else (
-                m.find_power(raw_power) or raw_power.upper())
-            powers[power] = None
-            if table is not None:
-                number = numbers.get(power, -1)
-                if number == -1:
-                    table = self.table = None  # a power the map does not number
-            for order in items:
-                cls = type(order)
-                # (Four identity tests: compiled, cheaper than a look-up in a set of classes,
-                # and no dearer in plain Python; the usual orders first.)
-                if cls is hold or cls is move or cls is support or cls is convoy:
-                    entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    entries.append(entry)
-                elif (cls is str and memo is not None
-                      and (read := memo.get(order)) is not None):
-                    # Canonical text read before on this map (a game repeats its orders): the
-                    # memo's look-up, done here rather than through _read (as _read does it).
-                    entry = [power, order, read, read, None,
-                             _READ if order.endswith(" VIA") else _READ_EXACTLY]
-                    entries.append(entry)
-                    order = read
-                    cls = type(order)
-                elif cls is str or isinstance(order, str):
-                    entry = self._read(power, order)
-                    entries.append(entry)
-                    order = entry[2]
-                    if order is None:
-                        continue  # unreadable: invalid already
-                    cls = type(order)
-                    if not isinstance(order, order_type):
-                        entry[4] = _NOT_MOVEMENT
-                        continue
-                else:
-                    entry = [power, "", order, order, None, _GIVEN_AS_ORDER]
-                    entries.append(entry)
-                    if not isinstance(order, order_type):
-                        entry[4] = _NOT_MOVEMENT
-                        continue
-                checked = None
-                taken = EMPTY  # the kind of an order the quick checks took as given
-                if quick is not None:
-                    # The usual orders, legal exactly as given, settled by look-ups (any other
-                    # goes to the full check below, which also says why an order is illegal).
-                    # Every path above leaves an Order here (named as one: compiled, its
-                    # fields are then read natively).
-                    given_order: Order = order
-                    loc = given_order.loc
-                    here = loc_province[loc]
-                    unit = units.get(here)
-                    if (
-                        unit is not None and unit.power == power
-                        and given_order.unit_type is unit.type and loc == unit.loc
-                    ):
-                        if cls is hold:
-                            checked = order
-                            taken = HOLD
-                        elif cls is move:
-                            # Named with its class, so that compiled, its fields are read
-                            # natively (plain Python pays nothing for it).
-                            move_order: Move = order
-                            to = move_order.dest
-                            if unit.type is _ARMY:
-                                if to in army_moves[loc]:
-                                    checked = order
-                                    taken = MOVE
-                            elif not move_order.via_convoy and to in fleet_moves[loc]:
-                                checked = order
-                                taken = MOVE
-                        elif cls is support:
-                            support_order: Support = order
-                            named = support_order.target
-                            target = loc_province[named]
-                            into_loc = support_order.dest
-                            into = target if into_loc is None else loc_province[into_loc]
-                            supported = units.get(target)
-                            if (
-                                target != here and into != here and into in reach[unit.type][loc]
-                                and (supported is None or supported.loc == named)
-                                and (into_loc is None or (
-                                    (into_loc == into or loc_coast[into_loc] is not None)
-                                    # DATC 6.D.31 is for the full check to judge
-                                    and (supported is None or supported.type is not _ARMY
-                                         or into in army_adjacent[target])))
-                            ):
-                                checked = order
-                                taken = SUPPORT
-                if checked is None:
-                    try:
-                        checked = check(position, power, order)
-                    except Illegal as exc:
-                        entry[4] = str(exc)
-                        continue
-                    entry[3] = checked
-                    province = loc_province[checked.loc]
-                else:
-                    province = here  # legal as given: the entry holds it already
-                if replace and ordered[province] is not None:
-                    # An order given is replaced: the table is built from ``legal``.
-                    self._replace(province, entry, checked)
-                    table = self.table = None
-                elif province not in legal:
-                    # (Replacing nothing, an order of a unit no player commands is taken as
-                    # any other.)
-                    legal[province] = checked
-                    ordered[province] = entry
-                    if table is None:
-                        continue
-                    if taken == EMPTY:
-                        if not self._enter(table, province, checked, units):
-                            table = self.table = None
-                        continue
-                    # Entered here as OrderTable.read_order enters it, from what the quick
-                    # checks found (an army moves next door by land, a fleet never by sea).
-                    assert unit is not None  # (the quick checks found it)
-                    t_owner[here] = number
-                    t_type[here] = unit.type
-                    if taken == HOLD:
-                        t_kind[here] = HOLD
-                    elif taken == MOVE:
-                        t_kind[here] = MOVE
-                        t_ordered.append(here)
-                        t_movers.append(here)
-                        q = t_dest[here] = loc_province[to]
-                        t_exact[here] = to
-                        if move_order.via_convoy:
-                            table.via_convoy.add(here)
-                        going = movers_to[q]
-                        if going:
-                            going.append(here)
-                            if len(going) == 2:
-                                crowded.append(q)
-                        else:
-                            movers_to[q] = [here]
-                        if t_kind[q] == MOVE and t_dest[q] == here:
-                            swaps.append((q, here) if q < here else (here, q))
-                    else:
-                        t_kind[here] = SUPPORT
-                        t_ordered.append(here)
-                        t_supports.append(here)
-                        t_src[here] = target
-                        if into_loc is not None:
-                            t_dest[here] = into
-                            if loc_coast[into_loc] is not None:
-                                t_exact[here] = into_loc
-                else:
-                    self.more.setdefault(province, []).append(entry)
-                    if legal[province] != checked:
-                        self.clashes.add(province)
-                        table = self.table = None  # the unit holds: built from ``legal``
+            power = self._power(raw_power)
+            for item in items:
+                entry = self._entry(power, item)
+                entries.append(entry)
+                order = entry.order
+                if entry.reason is None and isinstance(order, Order):
+                    self._take(entry, order, replace)
 
-    def _enter(
-        self, table: OrderTable, province: int, checked: Order, units: dict[int, Unit]
-    ) -> bool:
-        """Enter in ``table`` an order the full check took (False: the table cannot take it,
-        and is to be built from ``legal``)."""
-        unit = units.get(province)
+    def _power(self, raw_power: str) -> str:
+        """The power named ``raw_power``, noted as giving orders."""
+        m = self.map
+        if raw_power in m._power_codes:
+            power = raw_power
+        else:
+            power = m.find_power(raw_power) or raw_power.upper()
+        self.powers[power] = None
+        if self.table is not None and self.numbers.get(power, -1) == -1:
+            self.table = None  # a power the map does not number
+        return power
+
+    def _entry(self, power: str, item: Any) -> Entry:
+        """The entry of one order given, as text or as an order (invalid already if it cannot
+        be read, or is no movement order)."""
+        if isinstance(item, str):
+            entry = self._read(power, item)
+        else:
+            entry = Entry(power, "", item, item, None, _GIVEN_AS_ORDER)
+        if entry.reason is None and not isinstance(entry.order, Order):
+            entry.reason = _NOT_MOVEMENT
+        return entry
+
+    def _take(self, entry: Entry, order: Order, replace: bool) -> None:
+        """Check ``order``, an entry's, and keep it if legal."""
+        if self.quick is not None and self._legal_as_given(self.quick, entry.power, order):
+            checked = order  # the entry holds it already
+        else:
+            try:
+                checked = self.check(self.position, entry.power, order)
+            except Illegal as exc:
+                entry.reason = str(exc)
+                return
+            entry.order = checked
+        province = self.map.loc_province[checked.loc]
+        if replace and self.ordered[province] is not None:
+            self._replace(province, entry, checked)  # the table is built from ``legal``
+            self.table = None
+        elif province not in self.legal:
+            # (Replacing nothing, an order of a unit no player commands is taken as any other.)
+            self.legal[province] = checked
+            self.ordered[province] = entry
+            if self.table is not None and not self._enter(self.table, province, checked):
+                self.table = None
+        else:
+            self.more.setdefault(province, []).append(entry)
+            if self.legal[province] != checked:
+                self.clashes.add(province)
+                self.table = None  # the unit holds: the table is built from ``legal``
+
+    def _legal_as_given(self, quick: QuickChecks, power: str, order: Order) -> bool:
+        """Whether ``order`` is one of the usual orders, legal exactly as given, settled by
+        look-ups. False sends it to the full check, which also says why an order is illegal."""
+        loc = order.loc
+        here = self.map.loc_province[loc]
+        unit = self.units.get(here)
+        if (
+            unit is None or unit.power != power or order.unit_type != unit.type
+            or loc != unit.loc
+        ):
+            return False
+        cls = type(order)
+        if cls is Hold:
+            return True
+        if cls is Move:
+            move = cast(Move, order)
+            if unit.type == ARMY:
+                return move.dest in quick.army_moves[loc]
+            return not move.via_convoy and move.dest in quick.fleet_moves[loc]
+        if cls is Support:
+            return self._support_legal(quick, unit, here, cast(Support, order))
+        return False
+
+    def _support_legal(self, quick: QuickChecks, unit: Unit, here: int, order: Support) -> bool:
+        """:meth:`_legal_as_given` for a support given by ``unit`` in ``here``."""
+        m = self.map
+        named, into_loc = order.target, order.dest
+        target = m.loc_province[named]
+        into = target if into_loc is None else m.loc_province[into_loc]
+        if target == here or into == here or into not in quick.reach[unit.type][unit.loc]:
+            return False
+        supported = self.units.get(target)
+        if supported is not None and supported.loc != named:
+            return False
+        if into_loc is None:
+            return True
+        if into_loc != into and m.loc_coast[into_loc] is None:
+            return False
+        # DATC 6.D.31 (an army supported to a place it could reach only by sea) is for the
+        # full check to judge.
+        return supported is None or supported.type != ARMY or into in m.army_adjacent[target]
+
+    def _enter(self, table: OrderTable, province: int, checked: Order) -> bool:
+        """Enter in ``table`` a legal order (False: the table cannot take it, and is to be
+        built from ``legal``)."""
+        unit = self.units.get(province)
         number = -1 if unit is None else self.numbers.get(unit.power, -1)
         if unit is None or number == -1:
             return False
@@ -339,7 +283,7 @@ class MovementReading:
                 kind[province] = HOLD
         return True
 
-    def _read(self, power: str, text: str) -> list[Any]:
+    def _read(self, power: str, text: str) -> Entry:
         """The entry of an order given as text (``given`` None if it cannot be read)."""
         m = self.map
         if self.canonical_reader:
@@ -349,26 +293,27 @@ class MovementReading:
             exact = canonical_movement_order(m, text)
             if exact is not None:
                 source = _READ if text.endswith(" VIA") else _READ_EXACTLY
-                return [power, text, exact, exact, None, source]
+                return Entry(power, text, exact, exact, None, source)
         position = self.position
         try:
             parsed = self.variant.notation.parse_order(
                 m, text, phase_kind=position.phase.kind, position=position, power=power)
         except OrderError as exc:
-            return [power, text, None, None, str(exc), _READ]
+            return Entry(power, text, None, None, str(exc), _READ)
         if parsed.power is not None and parsed.power != power:
-            return [power, text, None, None, f"{power} cannot order for {parsed.power}", _READ]
-        return [power, text, parsed.order, parsed.order, None, _READ]
+            return Entry(power, text, None, None, f"{power} cannot order for {parsed.power}",
+                         _READ)
+        return Entry(power, text, parsed.order, parsed.order, None, _READ)
 
-    def _replace(self, province: int, entry: list[Any], checked: Order) -> None:
+    def _replace(self, province: int, entry: Entry, checked: Order) -> None:
         for prior in self._entries_of(province):
-            if prior[4] is None:
-                prior[4] = _NOT_PLAYERS
+            if prior.reason is None:
+                prior.reason = _NOT_PLAYERS
         self.more.pop(province, None)
         self.legal[province] = checked
         self.ordered[province] = entry
 
-    def _entries_of(self, province: int) -> list[list[Any]]:
+    def _entries_of(self, province: int) -> list[Entry]:
         first = self.ordered[province]
         if first is None:
             return []
@@ -379,65 +324,61 @@ class MovementReading:
         for province in self.clashes:
             del self.legal[province]
             for entry in self._entries_of(province):
-                entry[4] = _CLASH
+                entry.reason = _CLASH
         self.clashes = set()
 
     def results(self, explain: Explainer) -> dict[str, list[OrderResult]]:
         """Every order's result, worded now: the entries' in the order given, then a hold for
         each unit given no legal order."""
-        position = self.position
-        write = self.variant.notation.format_order
-        loc_province = self.map.loc_province
         results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
-        # The usual outcomes (a move made, a hold kept, a support given, none of them
-        # dislodged or void) are worded here as the explainer words them; the rest it words.
-        table = explain.t
-        kind, void, success = table.kind, table.void, explain.r.resolution
-        dislodged_at = explain.dislodged_at
-        succeeds, invalid, result_of = SUCCEEDS, INVALID, explain.result
-        move, hold, support = MOVE, HOLD, SUPPORT
-        given_as_order, read_exactly = _GIVEN_AS_ORDER, _READ_EXACTLY
-        order_result = OrderResult
-        for power, text, given, order, reason, source in self.entries:
-            if reason is None:
-                p = loc_province[order.loc]
-                k = kind[p]
-                if k == move:
-                    if success[p] and p not in dislodged_at:
-                        verdict, reason = succeeds, "moves"
-                    else:
-                        verdict, reason = result_of(p)
-                elif k == hold:
-                    if p not in dislodged_at and p not in void:
-                        verdict, reason = succeeds, "holds"
-                    else:
-                        verdict, reason = result_of(p)
-                elif k == support and success[p]:
-                    verdict, reason = succeeds, "support given"
-                else:
-                    verdict, reason = result_of(p)
+        for entry in self.entries:
+            if entry.reason is None:
+                verdict, reason = self._outcome(explain, entry)
             else:
-                verdict = invalid
-            if source == read_exactly and order is given:
-                canonical = text
-            elif source == given_as_order:
-                text = write(position, given)
-                canonical = text if order is given else write(position, order)
-            else:
-                canonical = "" if order is None else write(position, order)
-            results[power].append(order_result(power, text, canonical, verdict, reason, order))
-        ordered = self.ordered
-        units = position.units
+                verdict, reason = INVALID, entry.reason
+            text, canonical = self._texts(entry)
+            results[entry.power].append(
+                OrderResult(entry.power, text, canonical, verdict, reason, entry.order))
+        units = self.position.units
         if units.keys() <= self.legal.keys():
-            # Every unit has a legal order, so was given one (one set comparison, in C).
-            return results
+            return results  # every unit has a legal order, so was given one
+        write = self.variant.notation.format_order
         for province, unit in units.items():
-            if ordered[province] is None:
+            if self.ordered[province] is None:
                 verdict, reason = explain.result(province)
-                canonical = write(position, Hold(unit.type, unit.loc))
+                canonical = write(self.position, Hold(unit.type, unit.loc))
                 results.setdefault(unit.power, []).append(OrderResult(
                     unit.power, "", canonical, verdict, f"{reason} (no valid order given)"))
         return results
+
+    def _outcome(self, explain: Explainer, entry: Entry) -> tuple[Result, str]:
+        """The verdict on a standing order and its reason. The usual outcomes (a move made, a
+        hold kept, a support given, none of them dislodged or void) are worded here as the
+        explainer words them; the explainer words the rest."""
+        order = cast(Order, entry.order)  # (it stands)
+        p = self.map.loc_province[order.loc]
+        k = explain.t.kind[p]
+        if k == MOVE:
+            if explain.r.resolution[p] and p not in explain.dislodged_at:
+                return SUCCEEDS, "moves"
+        elif k == HOLD:
+            if p not in explain.dislodged_at and p not in explain.t.void:
+                return SUCCEEDS, "holds"
+        elif k == SUPPORT and explain.r.resolution[p]:
+            return SUCCEEDS, "support given"
+        return explain.result(p)
+
+    def _texts(self, entry: Entry) -> tuple[str, str]:
+        """An entry's text as given and its canonical text (the order as it stands)."""
+        write = self.variant.notation.format_order
+        order = entry.order
+        if entry.source == _READ_EXACTLY and order is entry.given:
+            return entry.text, entry.text
+        if entry.source == _GIVEN_AS_ORDER:
+            given = cast(AnyOrder, entry.given)  # (an order value, never None)
+            text = write(self.position, given)
+            return text, text if order is given else write(self.position, cast(AnyOrder, order))
+        return entry.text, "" if order is None else write(self.position, order)
 
 
 def adjudicate_movement(

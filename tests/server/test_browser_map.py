@@ -23,8 +23,12 @@ def test_orders_by_clicking_the_map_stay_in_step_with_the_box(live_server, chrom
     france.locator("#map #prov-PAR").click()
     expect(france.locator("#map #prov-BUR")).to_have_class(lambda_has("target"))
     assert not _lit(france, "SPA") and not _lit(france, "MOS")  # no legal order goes there
-    # Moves, and the units whose hold or move Paris may support (Germany's Munich to Burgundy)
-    assert _lit(france, "PIC") and _lit(france, "BRE") and _lit(france, "MUN")
+    # Moves first; with "Support", the units whose hold or move Paris may support (Germany's
+    # Munich to Burgundy)
+    assert _lit(france, "PIC") and _lit(france, "BRE") and not _lit(france, "MUN")
+    france.locator("#map-kinds").get_by_role("button", name="Support").click()
+    assert _lit(france, "MUN") and not _lit(france, "PIC")
+    france.locator("#map-kinds").get_by_role("button", name="Move").click()
     france.locator("#map #prov-BUR").click()
     box = france.locator("textarea[name=orders]")
     expect(box).to_have_value("A PAR - BUR")
@@ -33,6 +37,7 @@ def test_orders_by_clicking_the_map_stay_in_step_with_the_box(live_server, chrom
 
     # A support: the supporter, the supported unit, its destination.
     france.locator("#map #prov-MAR").click()
+    france.locator("#map-kinds").get_by_role("button", name="Support").click()
     france.locator("#map #prov-PAR").click()
     assert _lit(france, "BUR") and _lit(france, "GAS")
     france.locator("#map #prov-BUR").click()

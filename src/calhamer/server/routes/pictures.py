@@ -14,9 +14,10 @@ gamemaster).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from calhamer.errors import CalhamerError
@@ -25,12 +26,15 @@ from calhamer.map import Location, Map
 from calhamer.options import possible_order_texts, possible_orders
 from calhamer.orders import AnyOrder, Convoy, Move, Retreat, Support
 from calhamer.render import Mask, render_svg
-from calhamer.server.deps import ApiViewer, PageViewer, SessionDep
+from calhamer.server.deps import ApiViewer, Csrf, PageViewer, SessionDep
 from calhamer.server.models import PhaseRow
 from calhamer.server.pages import templates
+from calhamer.server.schemas import OrderLine
 from calhamer.server.services import games, orders, results
 from calhamer.server.services.common import NotFound
 from calhamer.server.views import Viewer, sees_everything
+
+_DRAFT_LINES = 200  # an order box's lines drawn at most, as many as a check takes
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["pictures"])
 pages = APIRouter(include_in_schema=False)
@@ -41,12 +45,16 @@ _SVG_ANSWER: dict[int | str, dict[str, Any]] = {
 }
 
 
-def current_picture(session: Session, viewer: Viewer) -> str:
-    """The current position as the viewer may see it, with the orders they may read."""
+def current_picture(session: Session, viewer: Viewer, draft: list[str] | None = None) -> str:
+    """The current position as the viewer may see it, with the orders they may read; with
+    ``draft``, the viewer's own orders drawn are those lines (the order box as it is being
+    typed or clicked, not saved yet) instead of the saved ones."""
     phase = games.current_phase(session, viewer.game)
     position = results.known_to(viewer, phase)
     readable = {p: order_lines(o.lines)
                 for p, o in orders.visible_orders(session, viewer, phase).items()}
+    if draft is not None and viewer.power is not None:
+        readable[viewer.power] = [line for line in draft if line.strip()][:_DRAFT_LINES]
     # A player who sees only their own part of the board: the legend gives the centre totals
     # their known position carries (calhamer.views.centre_totals), never counts of the truth.
     mask = None if sees_everything(viewer) else Mask()
@@ -91,6 +99,18 @@ def api_phase(code: str, viewer: ApiViewer, session: SessionDep) -> Response:
 @pages.get("/games/{game_id}/picture")
 def current(viewer: PageViewer, session: SessionDep) -> Response:
     return _svg(current_picture(session, viewer))
+
+
+class DraftIn(BaseModel):
+    orders: Annotated[list[OrderLine], Field(max_length=_DRAFT_LINES)]
+
+
+@pages.post("/games/{game_id}/picture/draft")
+def draft_picture_page(body: DraftIn, viewer: PageViewer, _: Csrf,
+                       session: SessionDep) -> Response:
+    """The current picture with the order box's lines drawn as the viewer's orders, so the
+    map shows each order as it is entered (lines that are not orders are left out)."""
+    return _svg(current_picture(session, viewer, body.orders))
 
 
 @pages.get("/games/{game_id}/phases/{code}/picture")

@@ -56,14 +56,14 @@ def test_the_migrated_schema_matches_the_models(database):
     with database.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0006"
+        assert context.get_current_revision() == "0007"
 
 
 def test_migrating_again_changes_nothing(database):
     database.migrate()
     database.migrate()
     with database.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0006"
+        assert MigrationContext.configure(connection).get_current_revision() == "0007"
 
 
 def test_0002_moves_bids_out_of_orders_and_stores_the_views(tmp_path):
@@ -153,7 +153,7 @@ def test_0006_upgrades_from_0005_and_logs_nobody_out(database, judge):
                                           inspect(connection).get_indexes("games")}
     database.migrate()
     with database.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0006"
+        assert MigrationContext.configure(connection).get_current_revision() == "0007"
     r = judge.client.get("/api/sessions", headers=gm.headers)
     assert r.status_code == 200, r.text
     assert [(s["kind"], s["current"]) for s in r.json()] == [("api", True)]

@@ -77,6 +77,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             print(f"adjudicated {done}", flush=True)
         for game_id in sweep_unplayed(db, settings):
             print(f"deleted game {game_id}: nobody played it", flush=True)
+        Worker(db, settings).tell()
         return OK
     worker = Worker(db, settings)
     print(f"calhamer: worker polling {_safe_url(db.url)} every {args.poll} s", file=sys.stderr)

@@ -90,6 +90,18 @@ class Settings:
     # connection is held for ever; 0 sends the current state once and ends.
     events_seconds: float = 25.0
     events_poll_seconds: float = 1.0
+    # Notices (services.notices): the SMTP server that mails them (no host: no mail; the
+    # password is read from CALHAMER_SMTP_PASSWORD, as ``calhamer game mail`` reads it), the
+    # Web Push key (empty: one is made once and kept in the database) and the contact its
+    # push services are given, and how often a worker looks for what to tell.
+    smtp_host: str = ""
+    smtp_port: int = 0  # 0: the security's usual port
+    smtp_security: str = "none"  # none, starttls, ssl
+    smtp_user: str = ""
+    mail_from: str = ""
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:calhamer@localhost"
+    notice_sweep_seconds: float = 30.0
     # For tests only: seconds a worker sleeps inside its transaction before committing.
     worker_pause_in_transaction: float = 0.0
     clock: Callable[[], datetime] = field(default=utcnow, repr=False)
@@ -105,6 +117,12 @@ class Settings:
             secure_cookies=env.get("CALHAMER_SECURE_COOKIES", "") in ("1", "true", "yes"),
             worker_pause_in_transaction=float(env.get("CALHAMER_TEST_WORKER_PAUSE", "0") or 0),
             embedded_worker=env.get("CALHAMER_EMBEDDED_WORKER", "1") not in ("0", "false", "no"),
+            smtp_host=env.get("CALHAMER_SMTP_HOST", ""),
+            smtp_security=env.get("CALHAMER_SMTP_SECURITY", "none"),
+            smtp_user=env.get("CALHAMER_SMTP_USER", ""),
+            mail_from=env.get("CALHAMER_MAIL_FROM", ""),
+            vapid_private_key=env.get("CALHAMER_VAPID_PRIVATE_KEY", ""),
+            vapid_subject=env.get("CALHAMER_VAPID_SUBJECT", "mailto:calhamer@localhost"),
         )
         for name in _FROM_ENV:
             given = env.get(f"CALHAMER_{name.upper()}", "").strip()
@@ -126,7 +144,7 @@ class Settings:
 
 # Settings also read from ``CALHAMER_<NAME>`` (whole numbers): the limits an operator tunes.
 _FROM_ENV = ("games_per_account", "games_per_address", "guests_per_address",
-             "unplayed_game_hours", "lobby_page_size")
+             "unplayed_game_hours", "lobby_page_size", "smtp_port")
 
 
 class SettingError(CalhamerError, ValueError):

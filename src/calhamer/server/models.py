@@ -249,3 +249,79 @@ class Event(Base):
     detail: Mapped[str] = mapped_column(Text)
 
     __table_args__ = (Index("ix_events_game", "game_id", "id"),)
+
+
+# -- being told, and proposals (services.notices, services.proposals) ---------------------------
+
+
+class NoticeSetting(Base):
+    """What an account wants to be told, and where: an e-mail address (none: no mail) and a
+    switch per kind of notice (a new phase, a deadline within the hour with no orders saved,
+    new press). An account without a row is told nothing by mail and everything by push."""
+
+    __tablename__ = "notice_settings"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(254))
+    phase: Mapped[bool] = mapped_column(Boolean, default=True)
+    deadline: Mapped[bool] = mapped_column(Boolean, default=True)
+    press: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class PushSubscription(Base):
+    """One browser's Web Push subscription (its push service's endpoint and keys)."""
+
+    __tablename__ = "push_subscriptions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_push_subscriptions_user", "user_id"),)
+
+
+class NoticeMark(Base):
+    """How far the workers have told a game's players: the last phase (index) and message
+    (id) they were told of, and the phase whose deadline warning went out. Advanced in the
+    transaction that decides what to tell, so each notice is decided once."""
+
+    __tablename__ = "notice_marks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    phase_index: Mapped[int] = mapped_column(Integer, default=0)
+    message_id: Mapped[int] = mapped_column(Integer, default=0)
+    warned_index: Mapped[int] = mapped_column(Integer, default=-1)
+
+
+class Proposal(Base):
+    """A draw or a pause put to the vote of a game's surviving powers in one phase: ``open``
+    until every voter agrees (``accepted``), one refuses (``rejected``) or the phase ends
+    (``lapsed``)."""
+
+    __tablename__ = "proposals"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))  # draw, pause
+    phase: Mapped[str] = mapped_column(String(12))
+    proposer: Mapped[str] = mapped_column(String(20))
+    voters: Mapped[list[str]] = mapped_column(JSON)  # the electorate when proposed
+    status: Mapped[str] = mapped_column(String(10))  # open, accepted, rejected, lapsed
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_proposals_game", "game_id", "status"),)
+
+
+class Vote(Base):
+    """One power's vote on a proposal; nobody else reads it until the proposal is decided."""
+
+    __tablename__ = "votes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    proposal_id: Mapped[int] = mapped_column(ForeignKey("proposals.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(20))
+    agree: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (UniqueConstraint("proposal_id", "power"),)

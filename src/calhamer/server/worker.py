@@ -15,6 +15,12 @@ until its deadline, or for ever when it has none.
 Every ``Settings.expiry_sweep_seconds`` (and in ``calhamer worker --once``) a worker also
 deletes the games nobody has played (``expiry.unplayed_games``), each under its row's
 exclusive lock, and the guests whose only games those were.
+
+Workers also tell the players what they need to know (``notices.sweep``: a new phase, a
+near deadline, new press, by e-mail and Web Push) every ``Settings.notice_sweep_seconds``
+and after each round that adjudicated something, so that no request waits on a mail server;
+and a phase adjudicated closes the proposals made in it that were not decided
+(``proposals.lapse_old``).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
 from calhamer.server.models import User
-from calhamer.server.services import adjudication, results
+from calhamer.server.services import adjudication, notices, proposals, results
 from calhamer.server.services.expiry import expire_unplayed, forgotten_guests, unplayed_games
 from calhamer.server.services.games import current_phase, lock_game
 from calhamer.server.services.orders import request_if_all_ready
@@ -115,6 +121,7 @@ def process_one(db: Database, settings: Settings, name: str | None = None) -> st
                 phase = adjudication.process_due_phase(
                     session, game, now=now, worker=name,
                     pause=settings.worker_pause_in_transaction, pictures=pictures)
+                proposals.lapse_old(session, game, current_phase(session, game).code, now)
         except Exception as exc:  # a bug in adjudication: park the game and say why
             logger.exception("adjudicating game %s failed", game_id)
             game.retry_at = now + timedelta(seconds=settings.worker_retry_seconds)
@@ -151,6 +158,7 @@ class Worker:
         self.name = name
         self.stopping = threading.Event()
         self.wakeup = threading.Event()  # set it to look for due phases at once
+        self.sender: notices.Sender | None = None  # None: mail and push over the network
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -158,11 +166,15 @@ class Worker:
             sweep_ready(self.db)
         except Exception:  # the database went away: the rounds below will say so again
             logger.exception("sweeping for ready games failed")
-        swept = float("-inf")
+        swept = told = float("-inf")
         while not self.stopping.is_set():
             try:
-                for done in process_due(self.db, self.settings, self.name):
+                adjudicated = process_due(self.db, self.settings, self.name)
+                for done in adjudicated:
                     logger.info("adjudicated %s", done)
+                if adjudicated or time.monotonic() - told >= self.settings.notice_sweep_seconds:
+                    told = time.monotonic()
+                    self.tell()
                 if time.monotonic() - swept >= self.settings.expiry_sweep_seconds:
                     swept = time.monotonic()
                     sweep_unplayed(self.db, self.settings)
@@ -170,6 +182,16 @@ class Worker:
                 logger.exception("worker round failed")
             self.wakeup.wait(self.settings.worker_poll_seconds)
             self.wakeup.clear()
+
+    def tell(self) -> None:
+        """Send the notices due (``notices.sweep``); a failure is logged, never raised."""
+        try:
+            sent = notices.sweep(self.db, self.settings, self.sender)
+        except Exception:
+            logger.exception("sending notices failed")
+            return
+        if sent:
+            logger.info("sent %d notices", len(sent))
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name="calhamer-worker", daemon=True)

@@ -10,15 +10,17 @@ from calhamer.server.routes import (
     games,
     live,
     lobby,
+    notices,
     orders,
     phases,
     pictures,
     press,
+    proposals,
     seats,
 )
 
 _MODULES = (accounts, games, seats, orders, bids, phases, pictures, press, live, lobby,
-            boards)
+            boards, proposals, notices)
 
 # The documentation's order of the API's sections (the ``tags`` of the api routers).
 TAGS = [str(tag) for module in _MODULES for tag in module.api.tags]

@@ -51,7 +51,7 @@ listed in their direction only (moves, supports into a province, retreats).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -266,87 +266,110 @@ def movement_candidates(
     reference the fast path is tested against)."""
     board = _board(position, base, stacks)
     m = base.map
-    province_names = board.province_names
-    pieces = board.pieces
-    fleets = board.fleets
-    moves = board.moves
     fast = (not full_check and base is position
             and position.variant.check_movement_order is standard_check)
-    pair_supports = _pair_supports_by_map.setdefault(m, {})
     probe = _probe(position) if stacks else None
+    view_units = (probe if probe is not None else position).units
     out: dict[Location, list[AnyOrder]] = {}
-    for index, piece in enumerate(pieces):
+    for index, piece in enumerate(board.pieces):
         if piece.power != power:
             continue
         check = _checker(position, power, position.variant, piece, probe)
-        view_units = (probe if probe is not None else position).units
-        here = piece.province
         listed = out.setdefault(piece.loc, [])
-        own_moves = moves[index]
+        own = [Hold(piece.type, piece.loc), *board.moves[index]]
         if fast:
-            # A hold, and every move next door, are legal as listed.
-            listed.append(Hold(piece.type, piece.loc))
-            # So is every move by convoy: its destination is a coast next to a chain of seas
-            # holding fleets that starts next to the army, which is what the check asks.
-            listed.extend(own_moves)
+            # A hold, and every move next door, are legal as listed. So is every move by
+            # convoy: its destination is a coast next to a chain of seas holding fleets that
+            # starts next to the army, which is what the check asks.
+            listed.extend(own)
         else:
-            for order in (Hold(piece.type, piece.loc), *own_moves):
-                if _passes(check, order):
-                    listed.append(order)
-        reach = board.reach[index]
-        # The units this one may support, in the order of the board: those next to it (to
-        # hold) and those that could move into a province it reaches (that move).
-        holds: set[int] = set()
-        into: dict[int, list[ProvinceId]] = {}
-        for q in reach:
-            for other in board.at.get(q, ()):
-                if pieces[other].province != here:
-                    holds.add(other)
-            if q == here:
-                continue
-            for other in board.movers_into.get(q, ()):
-                if pieces[other].province != here:
-                    into.setdefault(other, []).append(q)
-        for other in sorted(holds.union(into)):
-            target = pieces[other]
+            listed.extend(order for order in own if _passes(check, order))
+        for other, held, into in _supportable(board, index):
             if fast:
-                supported = view_units.get(target.province)
-                is_army = supported is not None and supported.type is ARMY
-                # The supports of one unit for another depend on the map, where each stands
-                # and where the other may go: kept per map, so each pair is worked out once.
-                key = (piece.type, piece.loc, target.type, target.loc, board.targets[other],
-                       is_army)
-                found = pair_supports.get(key)
-                if found is None:
-                    found = _pair_supports(m, piece, target, board.targets[other], reach,
-                                           is_army)
-                    if len(pair_supports) > _PAIR_LIMIT:
-                        pair_supports.clear()
-                    pair_supports[key] = found
-                listed.extend(found)
-                continue
-            if other in holds:
-                support = Support(piece.type, piece.loc, target.type, target.loc)
-                if _passes(check, support):
-                    listed.append(support)
-            for q in sorted(into.get(other, ()), key=province_names.__getitem__):
-                support = Support(piece.type, piece.loc, target.type, target.loc, q)
-                if _passes(check, support):
-                    listed.append(support)
-        if piece.type is FLEET and m.can_convoy(here):
-            chain = fleets.chain[here]
-            carried = fleets.coasts[chain]
-            for army in board.armies_near[chain]:
-                for q in sorted(carried - {army.province}, key=province_names.__getitem__):
-                    convoy = Convoy(FLEET, piece.loc, army.province, q)
-                    if fast:
-                        # The check's one question here: is this sea on a convoy route from
-                        # the army to the coast (the map's routes, computed once)?
-                        if here in convoy_route_fleets(m, army.province, q):
-                            listed.append(convoy)
-                    elif _passes(check, convoy):
-                        listed.append(convoy)
+                listed.extend(_known_pair_supports(m, board, index, other, view_units))
+            else:
+                listed.extend(_checked_supports(board, piece, board.pieces[other], held,
+                                                into, check))
+        if piece.type is FLEET and m.can_convoy(piece.province):
+            listed.extend(_convoys(m, board, piece, check, fast))
     return out
+
+
+def _supportable(board: _Board, index: int) -> list[tuple[int, bool, list[ProvinceId]]]:
+    """The units piece ``index`` may support, in the order of the board: each with whether
+    it stands next to the piece (to hold) and the provinces the piece reaches that it could
+    move into."""
+    pieces = board.pieces
+    here = pieces[index].province
+    holds: set[int] = set()
+    into: dict[int, list[ProvinceId]] = {}
+    for q in board.reach[index]:
+        for other in board.at.get(q, ()):
+            if pieces[other].province != here:
+                holds.add(other)
+        if q == here:
+            continue
+        for other in board.movers_into.get(q, ()):
+            if pieces[other].province != here:
+                into.setdefault(other, []).append(q)
+    return [(other, other in holds, into.get(other, []))
+            for other in sorted(holds.union(into))]
+
+
+def _known_pair_supports(m: Map, board: _Board, index: int, other: int,
+                         view_units: Mapping[int, Unit]) -> list[Support]:
+    """The legal supports of piece ``index`` for piece ``other``, under the standard check.
+    They depend on the map, where each stands and where the other may go: kept per map, so
+    each pair is worked out once."""
+    piece, target = board.pieces[index], board.pieces[other]
+    supported = view_units.get(target.province)
+    is_army = supported is not None and supported.type is ARMY
+    key = (piece.type, piece.loc, target.type, target.loc, board.targets[other], is_army)
+    pair_supports = _pair_supports_by_map.setdefault(m, {})
+    found = pair_supports.get(key)
+    if found is None:
+        found = _pair_supports(m, piece, target, board.targets[other], board.reach[index],
+                               is_army)
+        if len(pair_supports) > _PAIR_LIMIT:
+            pair_supports.clear()
+        pair_supports[key] = found
+    return found
+
+
+def _checked_supports(board: _Board, piece: _Piece, target: _Piece, held: bool,
+                      into: list[ProvinceId], check: Callable[[Order], Order]) -> list[Support]:
+    """The supports of ``piece`` for ``target`` (to hold if ``held``, and into each of
+    ``into``) that pass the variant's check."""
+    found: list[Support] = []
+    if held:
+        support = Support(piece.type, piece.loc, target.type, target.loc)
+        if _passes(check, support):
+            found.append(support)
+    for q in sorted(into, key=board.province_names.__getitem__):
+        support = Support(piece.type, piece.loc, target.type, target.loc, q)
+        if _passes(check, support):
+            found.append(support)
+    return found
+
+
+def _convoys(m: Map, board: _Board, piece: _Piece, check: Callable[[Order], Order],
+             fast: bool) -> list[Convoy]:
+    """The legal convoys of fleet ``piece``, for every army near its chain of seas."""
+    here = piece.province
+    chain = board.fleets.chain[here]
+    carried = board.fleets.coasts[chain]
+    found: list[Convoy] = []
+    for army in board.armies_near[chain]:
+        for q in sorted(carried - {army.province}, key=board.province_names.__getitem__):
+            convoy = Convoy(FLEET, piece.loc, army.province, q)
+            if fast:
+                # The check's one question here: is this sea on a convoy route from the army
+                # to the coast (the map's routes, computed once)?
+                if here in convoy_route_fleets(m, army.province, q):
+                    found.append(convoy)
+            elif _passes(check, convoy):
+                found.append(convoy)
+    return found
 
 
 # Supports of one piece for another, by map (see movement_candidates); bounded, since the

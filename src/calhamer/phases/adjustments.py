@@ -6,10 +6,10 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.map import ARMY, FLEET, Location, Map, Terrain, UnitType
-from calhamer.orders import Build, Disband, Waive
+from calhamer.orders import AnyOrder, Build, Disband, Waive
 from calhamer.pieces import Phase, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import DisorderDistance, Rules
@@ -36,107 +36,132 @@ _BUILD_ORDERS: Final = (Build, Waive)
 
 
 def adjudicate_adjustments(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
-    m = position.map
-    loc_province = m.loc_province
     reading = PhaseReading(position, orders)
     variant = reading.variant
     if not keeps_standard(variant, "unit_orders"):  # the standard game adds none
         for power, items in variant.unit_orders(position, {}, rules).items():
             reading.add(power, items)  # units no player commands (a DP variant's minor powers)
-    counted = position.counted_adjustments()  # looked up only: no copy of the count
-    due = counted.get
-    # A build makes a plain unit shared with every other of its place, unless the variant
-    # makes its own (Arpiesse's colours).
-    own_units = not keeps_standard(variant, "built_unit")
-    occupied = position.units
-    units = editable(occupied)
-    built: dict[str, int] = {}
-    removed_by: dict[str, int] = {}
-    removed: list[int] = []
+    winter = _Winter(position, rules)
     for entry in reading.entries:
         order = entry[ORDER]
         if order is None:
             continue  # unreadable: invalid already
-        power = entry[POWER]
-        allowance = due(power, 0)
-        kind = type(order)
-        if kind is Build or kind is Waive or isinstance(order, _BUILD_ORDERS):
-            if allowance <= 0:
-                entry[VERDICT], entry[REASON] = INVALID, f"{power} has no builds this winter"
-                continue
-            if built.get(power, 0) >= allowance:
-                entry[VERDICT] = FAILS
-                entry[REASON] = f"{power} may build only {allowance} this winter"
-                continue
-            if kind is Build or isinstance(order, Build):
-                try:
-                    unit_type, loc = _checked_build(position, power, order, units, rules)
-                except _AlreadyBuilt as taken:
-                    entry[VERDICT], entry[REASON] = FAILS, str(taken)
-                    continue
-                except Illegal as exc:
-                    entry[VERDICT], entry[REASON] = INVALID, str(exc)
-                    continue
-                new_unit = (variant.built_unit(power, order, unit_type, loc) if own_units
-                            else plain_unit(power, unit_type, loc))
-                units[loc_province[new_unit.loc]] = new_unit
-                if order.unit_type is not new_unit.type or order.loc != new_unit.loc:
-                    # The build as it stands (a coast or unit type settled); written out
-                    # only when something changed, since this runs for every build.
-                    entry[ORDER] = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
-                entry[REASON] = "built"
-            else:
-                entry[REASON] = "build waived"
-            built[power] = built.get(power, 0) + 1
+        if type(order) is Build or type(order) is Waive or isinstance(order, _BUILD_ORDERS):
+            winter.build(entry, order)
         elif isinstance(order, Disband):
-            province = loc_province[order.loc]
-            unit = occupied.get(province)
-            if allowance >= 0:
-                entry[VERDICT] = INVALID
-                entry[REASON] = f"{power} has no units to remove this winter"
-                continue
-            if unit is None or unit.power != power:
-                entry[VERDICT] = INVALID
-                entry[REASON] = f"{power} has no unit in {m.describe(province)}"
-                continue
-            if province not in units:
-                entry[VERDICT], entry[REASON] = FAILS, "this unit is already removed"
-                continue
-            if removed_by.get(power, 0) >= -allowance:
-                entry[VERDICT] = FAILS
-                entry[REASON] = f"{power} must remove only {-allowance} this winter"
-                continue
-            del units[province]
-            removed.append(province)
-            removed_by[power] = removed_by.get(power, 0) + 1
-            if kind is not Disband or order.unit_type is not unit.type or order.loc != unit.loc:
-                entry[ORDER] = Disband(unit.type, unit.loc)  # the unit as it stands
-            entry[REASON] = "removed"
+            winter.remove(entry, order)
         else:
             entry[VERDICT] = INVALID
             entry[REASON] = "only builds, removals and waives are given in winter"
-
+    units = winter.units
     if variant.missing_builds == "army-first-winter" and _first_winter(position):
-        _unused_builds_as_armies(position, reading, units, built, rules)
-    if min(counted.values(), default=0) < 0:  # someone must remove
-        # In the order of adjustments(): the powers' own, then any other.
-        for power, amount in position.adjustments().items():
-            if amount >= 0:
-                continue
-            missing = -amount - removed_by.get(power, 0)
-            if missing > 0:
-                for province in civil_disorder_removals(position, power, units, missing, rules):
-                    unit = units.pop(province)
-                    removed.append(province)
-                    reading.add_result(
-                        power, Disband(unit.type, unit.loc), SUCCEEDS,
-                        "removed by the civil-disorder rule (too few removals ordered)")
+        _unused_builds_as_armies(position, reading, units, winter.built, rules)
+    if min(winter.counted.values(), default=0) < 0:  # someone must remove
+        winter.remove_in_disorder(reading)
     after = position.replace(units=MappingProxyType(units))
     nxt = advance(after, rules)
     after, nxt = carry_forward(position, None, after, nxt)
     # The texts are written when the results are first read (a bot may never read them).
     # Given by position, not by keyword: cheaper to call, and this runs every phase.
-    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
+    return PhaseOutcome(position, reading.results, after, nxt, (), None, winter.removed)
+
+
+class _Winter:
+    """The units of an adjustment phase as its orders are carried out, and what each power
+    has built and removed so far."""
+
+    def __init__(self, position: Position, rules: Rules) -> None:
+        self.position = position
+        self.rules = rules
+        self.counted = position.counted_adjustments()  # looked up only: no copy of the count
+        # A build makes a plain unit shared with every other of its place, unless the
+        # variant makes its own (Arpiesse's colours).
+        self.own_units = not keeps_standard(position.variant, "built_unit")
+        self.units = editable(position.units)
+        self.built: dict[str, int] = {}
+        self.removed_by: dict[str, int] = {}
+        self.removed: list[int] = []
+
+    def build(self, entry: list[Any], order: AnyOrder) -> None:
+        """Carry out a build or a waive (``entry`` its reading's entry)."""
+        power = entry[POWER]
+        allowance = self.counted.get(power, 0)
+        if allowance <= 0:
+            entry[VERDICT], entry[REASON] = INVALID, f"{power} has no builds this winter"
+            return
+        if self.built.get(power, 0) >= allowance:
+            entry[VERDICT] = FAILS
+            entry[REASON] = f"{power} may build only {allowance} this winter"
+            return
+        if isinstance(order, Build):
+            if not self._place(entry, order):
+                return
+            entry[REASON] = "built"
+        else:
+            entry[REASON] = "build waived"
+        self.built[power] = self.built.get(power, 0) + 1
+
+    def _place(self, entry: list[Any], order: Build) -> bool:
+        """Place the unit a legal build makes (False, the entry marked, if not legal)."""
+        position, power = self.position, entry[POWER]
+        try:
+            unit_type, loc = _checked_build(position, power, order, self.units, self.rules)
+        except _AlreadyBuilt as taken:
+            entry[VERDICT], entry[REASON] = FAILS, str(taken)
+            return False
+        except Illegal as exc:
+            entry[VERDICT], entry[REASON] = INVALID, str(exc)
+            return False
+        new_unit = (position.variant.built_unit(power, order, unit_type, loc) if self.own_units
+                    else plain_unit(power, unit_type, loc))
+        self.units[position.map.loc_province[new_unit.loc]] = new_unit
+        if order.unit_type is not new_unit.type or order.loc != new_unit.loc:
+            # The build as it stands (a coast or unit type settled); written out only when
+            # something changed, since this runs for every build.
+            entry[ORDER] = replace(order, unit_type=new_unit.type, loc=new_unit.loc)
+        return True
+
+    def remove(self, entry: list[Any], order: Disband) -> None:
+        """Carry out a removal (``entry`` its reading's entry)."""
+        m, power = self.position.map, entry[POWER]
+        allowance = self.counted.get(power, 0)
+        province = m.loc_province[order.loc]
+        unit = self.position.units.get(province)
+        if allowance >= 0:
+            entry[VERDICT] = INVALID
+            entry[REASON] = f"{power} has no units to remove this winter"
+        elif unit is None or unit.power != power:
+            entry[VERDICT] = INVALID
+            entry[REASON] = f"{power} has no unit in {m.describe(province)}"
+        elif province not in self.units:
+            entry[VERDICT], entry[REASON] = FAILS, "this unit is already removed"
+        elif self.removed_by.get(power, 0) >= -allowance:
+            entry[VERDICT] = FAILS
+            entry[REASON] = f"{power} must remove only {-allowance} this winter"
+        else:
+            del self.units[province]
+            self.removed.append(province)
+            self.removed_by[power] = self.removed_by.get(power, 0) + 1
+            if (type(order) is not Disband or order.unit_type is not unit.type
+                    or order.loc != unit.loc):
+                entry[ORDER] = Disband(unit.type, unit.loc)  # the unit as it stands
+            entry[REASON] = "removed"
+
+    def remove_in_disorder(self, reading: PhaseReading) -> None:
+        """The removals a power did not order, chosen by the civil-disorder rule; in the
+        order of adjustments(): the powers' own, then any other."""
+        position = self.position
+        for power, amount in position.adjustments().items():
+            missing = -amount - self.removed_by.get(power, 0)
+            if amount >= 0 or missing <= 0:
+                continue
+            for province in civil_disorder_removals(
+                    position, power, self.units, missing, self.rules):
+                unit = self.units.pop(province)
+                self.removed.append(province)
+                reading.add_result(
+                    power, Disband(unit.type, unit.loc), SUCCEEDS,
+                    "removed by the civil-disorder rule (too few removals ordered)")
 
 
 def _first_winter(position: Position) -> bool:

@@ -413,64 +413,17 @@ def _movement_outcome(
     legal: dict[int, Order],
     rules: Rules,
 ) -> PhaseOutcome:
-    m = position.map
-    kind, dest, exact = table.kind, table.dest, table.exact
-    success = resolver.resolution
-    moved: dict[int, int] = {}  # province -> the location it moved to (the outcome's own)
-    dislodger: dict[int, int] = {}  # province -> the province its attacker came from
-    targets: set[int] = set()
-    for p in table.movers:
-        if kind[p] == MOVE:
-            q = dest[p]
-            targets.add(q)
-            if success[p]:
-                moved[p] = exact[p]
-                dislodger[q] = p
+    moved, dislodger, targets = _moves_made(table, resolver)
     dislodged_at = {
-        q: a for q, a in dislodger.items() if kind[q] != EMPTY and q not in moved
+        q: a for q, a in dislodger.items() if table.kind[q] != EMPTY and q not in moved
     }
 
     def word_results() -> dict[str, list[OrderResult]]:
         return reading.results(Explainer(position, table, resolver, dislodged_at))
 
-    new_units: dict[ProvinceId, Unit]
-    dislodged: list[Dislodged] = []
-    destroyed: list[int] = []
-    units = position.units
-    if moved or dislodged_at:
-        # Rebuilt in the order the units stood in, a moved unit where it stood, the units
-        # dislodged left out (to retreat, or destroyed). Unit by unit: copying the table as
-        # lists and changing the few places that change costs more.
-        new_units = {}
-        loc_province = m.loc_province
-        for province, unit in units.items():
-            if province in moved:
-                new_loc = moved[province]
-                new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
-            elif province not in dislodged_at:
-                new_units[province] = unit
-            elif not reading.variant.may_retreat(position, unit):
-                destroyed.append(province)  # a unit that cannot retreat is destroyed at once
-            else:
-                attacker = dislodged_at[province]
-                blocked: int | None = attacker
-                if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
-                    blocked = None  # DATC 4.A.5: the army never crossed that border
-                dislodged.append(Dislodged(unit, blocked))
-    else:
-        new_units = editable(units)
-    # Places left empty by a standoff: moved to, and neither reached nor held. The standard
-    # rule needs two moves there, so a place only one unit tried is asked about only under a
-    # variant's own rule.
-    contested: frozenset[int] = frozenset()
-    if targets:
-        left = targets.difference(dislodger, new_units)
-        if left:
-            standoff = resolver.standoff
-            ask_all = type(resolver).standoff is not MovementResolver.standoff
-            movers_to = table.movers_to
-            contested = frozenset(
-                q for q in left if (ask_all or len(movers_to[q]) > 1) and standoff(q))
+    new_units, dislodged, destroyed = _units_after(
+        position, reading, resolver, rules, moved, dislodged_at)
+    contested = _contested(table, resolver, targets, dislodger, new_units)
     phase = position.phase
     retreating = tuple(dislodged)  # one tuple, for the board after and the outcome
     if retreating:
@@ -487,3 +440,66 @@ def _movement_outcome(
     return PhaseOutcome(
         position, word_results, after, nxt, retreating, moved, destroyed, resolution,
     )
+
+
+def _moves_made(
+    table: OrderTable, resolver: MovementResolver
+) -> tuple[dict[int, int], dict[int, int], set[int]]:
+    """The moves that succeed (province -> the location moved to), the province each
+    successful attacker came from (by the province it entered), and every place moved to."""
+    moved: dict[int, int] = {}
+    dislodger: dict[int, int] = {}
+    targets: set[int] = set()
+    for p in table.movers:
+        if table.kind[p] == MOVE:
+            q = table.dest[p]
+            targets.add(q)
+            if resolver.resolution[p]:
+                moved[p] = table.exact[p]
+                dislodger[q] = p
+    return moved, dislodger, targets
+
+
+def _units_after(
+    position: Position, reading: MovementReading, resolver: MovementResolver, rules: Rules,
+    moved: dict[int, int], dislodged_at: dict[int, int],
+) -> tuple[dict[ProvinceId, Unit], list[Dislodged], list[int]]:
+    """The units after the moves, in the order they stood in (a moved unit where it stood),
+    the units dislodged that retreat, and those destroyed at once (unable to retreat)."""
+    units = position.units
+    if not moved and not dislodged_at:
+        return editable(units), [], []
+    new_units: dict[ProvinceId, Unit] = {}
+    dislodged: list[Dislodged] = []
+    destroyed: list[int] = []
+    loc_province = position.map.loc_province
+    for province, unit in units.items():
+        if province in moved:
+            new_loc = moved[province]
+            new_units[loc_province[new_loc]] = moved_unit(unit, new_loc)
+        elif province not in dislodged_at:
+            new_units[province] = unit
+        elif not reading.variant.may_retreat(position, unit):
+            destroyed.append(province)
+        else:
+            attacker = dislodged_at[province]
+            blocked: int | None = attacker
+            if resolver.convoyed[attacker] and rules.retreat_to_convoying_attacker_origin:
+                blocked = None  # DATC 4.A.5: the army never crossed that border
+            dislodged.append(Dislodged(unit, blocked))
+    return new_units, dislodged, destroyed
+
+
+def _contested(
+    table: OrderTable, resolver: MovementResolver, targets: set[int],
+    dislodger: dict[int, int], new_units: dict[ProvinceId, Unit],
+) -> frozenset[int]:
+    """Places left empty by a standoff: moved to, and neither reached nor held. The standard
+    rule needs two moves there, so a place only one unit tried is asked about only under a
+    variant's own rule."""
+    left = targets.difference(dislodger, new_units)
+    if not left:
+        return frozenset()
+    ask_all = type(resolver).standoff is not MovementResolver.standoff
+    return frozenset(
+        q for q in left if (ask_all or len(table.movers_to[q]) > 1) and resolver.standoff(q))

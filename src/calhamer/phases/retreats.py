@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from calhamer.map import ARMY, FLEET
 from calhamer.orders import Disband, Retreat
-from calhamer.pieces import Dislodged
+from calhamer.pieces import Dislodged, Unit
 from calhamer.results import FAILS, INVALID, SUCCEEDS, PhaseOutcome
 from calhamer.rules import Rules
 from calhamer.validation import Illegal, fleet_destination
@@ -73,15 +73,46 @@ _RETREAT_ORDERS: Final = (Retreat, Disband)
 
 
 def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> PhaseOutcome:
-    m = position.map
-    loc_province = m.loc_province
+    loc_province = position.map.loc_province
     reading = PhaseReading(position, orders)
+    by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
+    chosen = _chosen_retreats(position, reading, by_unit)
+    targets: dict[int, list[int]] = {}
+    for province, line in chosen.items():
+        order = line[ORDER]
+        if line[VERDICT] != FAILS and isinstance(order, Retreat):  # not a blocked retreat
+            targets.setdefault(loc_province[order.dest], []).append(province)
+    units = editable(position.units)
+    removed: list[int] = []
+    for province, entry in by_unit.items():
+        ordered = chosen.get(province)
+        if ordered is None:
+            unit = entry.unit
+            # The canonical text is written when the results are read.
+            reading.add_result(unit.power, Disband(unit.type, unit.loc), SUCCEEDS,
+                               "no retreat ordered, so the unit is disbanded")
+            removed.append(province)
+        elif not _carry_out(position, by_unit, targets, province, ordered, units):
+            removed.append(province)
+    after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
+    nxt = advance(after, rules, units)  # units: the table behind after.units
+    after, nxt = carry_forward(position, None, after, nxt)
+    # The texts are written when the results are first read (a bot may never read them).
+    # Given by position, not by keyword: cheaper to call, and this runs every phase.
+    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
+
+
+def _chosen_retreats(
+    position: Position, reading: PhaseReading, by_unit: dict[int, Dislodged]
+) -> dict[int, list[Any]]:
+    """The entry of each dislodged unit's retreat or disband order; every other order is
+    marked invalid."""
+    loc_province = position.map.loc_province
     variant = reading.variant
     # Where the variant keeps the standard retreats, a destination is checked by look-ups
     # (_may_retreat_to) instead of in the list retreat_choices makes.
     listed = _own_choices(variant)
-    by_unit = {loc_province[d.unit.loc]: d for d in position.dislodged}
-    chosen: dict[int, list[Any]] = {}  # the entry of each unit's retreat order
+    chosen: dict[int, list[Any]] = {}
     for line in reading.entries:
         order = line[ORDER]
         if order is None:
@@ -108,58 +139,44 @@ def adjudicate_retreats(position: Position, orders: OrdersIn, rules: Rules) -> P
             continue
         line[ORDER] = order
         chosen[province] = line
+    return chosen
 
-    targets: dict[int, list[int]] = {}
-    for province, line in chosen.items():
-        order = line[ORDER]
-        if line[VERDICT] != FAILS and isinstance(order, Retreat):  # not a blocked retreat
-            targets.setdefault(loc_province[order.dest], []).append(province)
-    units = editable(position.units)
-    removed: list[int] = []
-    for province, entry in by_unit.items():
-        ordered = chosen.get(province)
-        if ordered is None:
-            removed.append(province)
-            unit = entry.unit
-            # The canonical text is written when the results are read.
-            reading.add_result(unit.power, Disband(unit.type, unit.loc), SUCCEEDS,
-                               "no retreat ordered, so the unit is disbanded")
-            continue
-        order = ordered[ORDER]
-        if isinstance(order, Disband):
-            removed.append(province)
-            ordered[VERDICT], ordered[REASON] = SUCCEEDS, "disbanded"
-            continue
-        if ordered[VERDICT] == FAILS:  # a retreat to a place it may not go (the variant allows it)
-            removed.append(province)
-            continue
-        rivals = targets[loc_province[order.dest]]
-        if len(rivals) > 1:
-            # Several retreats to one place: all fail, unless the variant picks a winner.
-            name = variant.notation.format_unit
-            others = [name(m, by_unit[r].unit) for r in rivals if r != province]
-            winner = variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
-            if winner is not None and rivals[winner] == province:
-                units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
-                ordered[VERDICT] = SUCCEEDS
-                ordered[REASON] = f"retreats; prevails over {', '.join(others)}"
-                continue
-            removed.append(province)
-            ordered[VERDICT] = FAILS
-            if winner is not None:
-                best = name(m, by_unit[rivals[winner]].unit)
-                ordered[REASON] = f"{best} prevails there; the unit is disbanded"
-            else:
-                ordered[REASON] = f"bounced with {', '.join(others)}; the unit is disbanded"
-        else:
-            units[loc_province[order.dest]] = moved_unit(entry.unit, order.dest)
-            ordered[VERDICT], ordered[REASON] = SUCCEEDS, "retreats"
-    after = position.replace(units=MappingProxyType(units), dislodged=(), contested=_NONE)
-    nxt = advance(after, rules, units)  # units: the table behind after.units
-    after, nxt = carry_forward(position, None, after, nxt)
-    # The texts are written when the results are first read (a bot may never read them).
-    # Given by position, not by keyword: cheaper to call, and this runs every phase.
-    return PhaseOutcome(position, reading.results, after, nxt, (), None, removed)
+
+def _carry_out(
+    position: Position, by_unit: dict[int, Dislodged], targets: dict[int, list[int]],
+    province: int, line: list[Any], units: dict[int, Unit],
+) -> bool:
+    """Carry out the order of the dislodged unit in ``province`` (its entry ``line``), moving
+    it in ``units`` if it retreats; False if the unit is removed."""
+    order = line[ORDER]
+    if isinstance(order, Disband):
+        line[VERDICT], line[REASON] = SUCCEEDS, "disbanded"
+        return False
+    if line[VERDICT] == FAILS:  # a retreat to a place it may not go (the variant allows it)
+        return False
+    loc_province = position.map.loc_province
+    rivals = targets[loc_province[order.dest]]
+    if len(rivals) == 1:
+        units[loc_province[order.dest]] = moved_unit(by_unit[province].unit, order.dest)
+        line[VERDICT], line[REASON] = SUCCEEDS, "retreats"
+        return True
+    # Several retreats to one place: all fail, unless the variant picks a winner.
+    m, variant = position.map, position.variant
+    name = variant.notation.format_unit
+    others = [name(m, by_unit[r].unit) for r in rivals if r != province]
+    winner = variant.retreat_clash_winner([by_unit[r].unit for r in rivals])
+    if winner is not None and rivals[winner] == province:
+        units[loc_province[order.dest]] = moved_unit(by_unit[province].unit, order.dest)
+        line[VERDICT] = SUCCEEDS
+        line[REASON] = f"retreats; prevails over {', '.join(others)}"
+        return True
+    line[VERDICT] = FAILS
+    if winner is not None:
+        best = name(m, by_unit[rivals[winner]].unit)
+        line[REASON] = f"{best} prevails there; the unit is disbanded"
+    else:
+        line[REASON] = f"bounced with {', '.join(others)}; the unit is disbanded"
+    return False
 
 
 _NONE: Final[frozenset[int]] = frozenset()

@@ -158,3 +158,14 @@ def test_pictures_need_no_networkx():
                          capture_output=True, text=True).stdout
     assert out.strip() == "[]"
 
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_board_is_readable_at_1000_pixels(name):
+    """Drawn 1000 pixels wide, a unit's icon is at least 5 pixels in radius (its labels
+    about 4 pixels high or more): no board is so wide, or so crowded in one part and empty
+    elsewhere, that its pieces shrink to dots."""
+    from calhamer.render.draw.anchors import UNIT_R
+
+    geo = geometry_for(load_map(name))
+    assert UNIT_R * 1000 / geo.width * geo.unit_scale >= 5.0, geo.width

@@ -22,6 +22,7 @@ from calhamer.render.draw.graph import Board, Point
 RADIUS_DEGREE = 5.0
 RADIUS_POWER = 0.5
 CROSSINGS_KEPT = 25  # plain stress is kept if it crosses 3 links or one in 25 at most
+UNEVEN = 5.0  # hints this uneven only start the layout (see _uneven)
 SWEEPS = 60  # stress sweeps: enough for boards of a few hundred provinces to settle
 
 
@@ -31,9 +32,10 @@ def layout(board: Board) -> list[Point]:
     hints = _scaled_hints(board)
     placed: list[list[int]] = []
     loose: list[list[int]] = []
+    uneven = _uneven(board, hints)
     for group in board.components():
         fixed = {p: hints[p] for p in group if p in hints}
-        local = _component(board, group, fixed if len(fixed) >= 2 else {})
+        local = _component(board, group, fixed if len(fixed) >= 2 else {}, loose=uneven)
         if len(fixed) == 1:
             (p, xy), = fixed.items()
             dx, dy = xy[0] - local[p][0], xy[1] - local[p][1]
@@ -62,14 +64,28 @@ def _scaled_hints(board: Board) -> dict[int, Point]:
     return {p: (x / unit, y / unit) for p, (x, y) in hints.items()}
 
 
-def _component(board: Board, group: list[int], fixed: dict[int, Point]) -> dict[int, Point]:
-    """One connected group laid out by stress, ``fixed`` provinces kept where they are."""
+def _uneven(board: Board, hints: dict[int, Point]) -> bool:
+    """Whether the hints crowd some neighbours far closer than others: the tenth of hinted
+    neighbours farthest apart more than ``UNEVEN`` times as far as the tenth nearest (a
+    drawing of Europe and Asia at one scale, Europe small: DPjudge's Youngstown)."""
+    lengths = sorted(math.dist(hints[a], hints[b]) for a, b in board.pairs()
+                     if a in hints and b in hints and hints[a] != hints[b])
+    if len(lengths) < 20:
+        return False
+    low, high = lengths[len(lengths) // 10], lengths[(9 * len(lengths)) // 10]
+    return high > UNEVEN * low
+
+
+def _component(board: Board, group: list[int], fixed: dict[int, Point], *,
+               loose: bool = False) -> dict[int, Point]:
+    """One connected group laid out by stress, ``fixed`` provinces kept where they are (or,
+    ``loose``, only started there: the crowded parts of uneven hints spread out)."""
     n = len(group)
     if n == 1:
         return {group[0]: fixed.get(group[0], (0.0, 0.0))}
     index = {p: i for i, p in enumerate(group)}
     dist = _hops(board, group, index)
-    keep = [group[i] in fixed for i in range(n)]
+    keep = [group[i] in fixed and not loose for i in range(n)]
     if fixed:
         pos = _stress(dist, _around_fixed(board, group, index, fixed), keep)
         return {p: pos[i] for p, i in index.items()}

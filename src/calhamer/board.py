@@ -103,7 +103,9 @@ class Map:
     start_centers: dict[str, tuple[str, ...]] | None
     # The map file as read (merged with the files it extends), checked by one model: the
     # renderer and the variants read their own tables here (geometry, minor powers' orders).
-    file: MapFile = field(repr=False)
+    # A shipped file checked when shipped has only its tables here, read by the model on
+    # first use of :attr:`file` (so that loading the board does not load pydantic).
+    _file: MapFile | None = field(repr=False)
     _names: dict[str, Location] = field(repr=False)
     _prefix_names: tuple[tuple[str, Location], ...] = field(repr=False)
     _power_names: dict[str, str] = field(repr=False)
@@ -117,6 +119,17 @@ class Map:
     # and the source, set by the loader; a board derived by a variant's options, its own).
     # Maps are compared by identity, so each is made there once, as here.
     recipe: tuple[Callable[..., Map], tuple[Any, ...]] | None = field(default=None, repr=False)
+    _tables: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def file(self) -> MapFile:
+        """The map file as read, merged with the files it extends, as the model reads it."""
+        if self._file is None:
+            from calhamer.documents.maps import MapFile  # pydantic: on first use
+
+            object.__setattr__(self, "_file", MapFile.model_validate(self._tables))
+        assert self._file is not None
+        return self._file
 
     def __reduce__(self) -> tuple[object, ...]:
         if self.recipe is None:

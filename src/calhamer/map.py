@@ -54,11 +54,17 @@ def load_map(name_or_path: str) -> Map:
 
     Each file, and the map merged from the files it extends, is checked by
     :class:`calhamer.documents.maps.MapFile`; a problem raises :class:`MapError` naming the
-    file and the field path (``map 'x.toml': provinces.PAR.type: ...``).
+    file and the field path (``map 'x.toml': provinces.PAR.type: ...``). A shipped file
+    listed in ``maps/checked.txt`` (checked when it was shipped: see
+    :func:`shipped_map_hashes`) is read as that check read it, without loading the model.
     """
-    data = _read_with_parents(name_or_path, seen=())
-    return build_map(_checked(data, name_or_path), name_or_path,
-                     (load_map, (name_or_path,)))
+    data, shipped = _read_with_parents(name_or_path, seen=())
+    recipe = (load_map, (name_or_path,))
+    if shipped:
+        from calhamer.documents.map_tables import plain_map_file  # no pydantic
+
+        return build_map(plain_map_file(data), name_or_path, recipe, tables=data)
+    return build_map(_checked(data, name_or_path), name_or_path, recipe)
 
 
 def _checked(data: dict[str, object], name_or_path: str) -> MapFile:
@@ -76,7 +82,44 @@ def _checked(data: dict[str, object], name_or_path: str) -> MapFile:
         raise MapError(f"map {name_or_path!r}: {problem}") from None
 
 
-def _read(name_or_path: str) -> dict[str, object]:
+# The shipped map files checked when they were shipped: their SHA-256, one a line with the
+# file's name after it (``scripts/check_shipped_maps.py`` writes it; a test holds it to the
+# files). A file whose text has changed since is not listed, and is checked as any other.
+_CHECKED_LIST = os.path.join(_MAPS, "checked.txt")
+
+
+@cache
+def _checked_hashes() -> frozenset[str]:
+    try:
+        with open(_CHECKED_LIST, encoding="utf-8") as f:
+            return frozenset(line.split()[0] for line in f if line.strip())
+    except OSError:
+        return frozenset()
+
+
+def shipped_map_hashes() -> dict[str, str]:
+    """Every shipped map file (its name under ``calhamer/maps``) and the SHA-256 of its text,
+    each file checked now by the model, alone and merged with the files it extends, and built
+    (raises :class:`MapError` for a file that fails): the lines of ``maps/checked.txt``."""
+    import hashlib
+
+    listed: dict[str, str] = {}
+    for folder, _dirs, files in sorted(os.walk(_MAPS)):
+        for file_name in sorted(files):
+            if not file_name.endswith(".toml"):
+                continue
+            path = os.path.join(folder, file_name)
+            name = os.path.relpath(path, _MAPS)[:-5].replace(os.sep, "/")
+            data, _ = _read_with_parents(name, seen=(), trust=False)
+            build_map(_checked(data, name), name)
+            with open(path, "rb") as f:
+                listed[name] = hashlib.sha256(f.read()).hexdigest()
+    return listed
+
+
+def _read(name_or_path: str, trust: bool = True) -> tuple[dict[str, object], bool]:
+    """A map file's tables, and whether it is a shipped file checked when it was shipped
+    (else it is checked here, on its own, so that a problem names its file)."""
     import tomllib  # only when a map is loaded
 
     try:
@@ -87,24 +130,41 @@ def _read(name_or_path: str) -> dict[str, object]:
             if not os.path.isfile(path):
                 known = ", ".join(available_maps())
                 raise MapError(f"no map called {name_or_path!r}; the maps shipped are: {known}")
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
+        # As a file opened as text reads it: any line ending read as a newline.
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"map {name_or_path!r} is not valid TOML: {exc}") from None
-    _checked(data, name_or_path)  # each file on its own, so that a problem names its file
-    return data
+    shipped = trust and _is_checked_shipped(path, raw)
+    if not shipped:
+        _checked(data, name_or_path)
+    return data, shipped
 
 
-def _read_with_parents(name_or_path: str, seen: tuple[str, ...]) -> dict[str, object]:
+def _is_checked_shipped(path: str, raw: bytes) -> bool:
+    """Whether the file at ``path`` is a shipped map whose text is as it was checked."""
+    shipped = os.path.realpath(_MAPS)
+    if os.path.commonpath([os.path.realpath(path), shipped]) != shipped:
+        return False
+    from hashlib import sha256
+
+    return sha256(raw).hexdigest() in _checked_hashes()
+
+
+def _read_with_parents(name_or_path: str, seen: tuple[str, ...], trust: bool = True
+                       ) -> tuple[dict[str, object], bool]:
+    """The map's tables merged with those of the files it extends, and whether every one of
+    those files is a shipped one checked when shipped (their merge was checked then too)."""
     if name_or_path in seen:
         raise MapError(f"map {name_or_path!r} extends itself through {' -> '.join(seen)}")
-    data = _read(name_or_path)
+    data, shipped = _read(name_or_path, trust)
     parent = _table(data, "map").get("extends")
     if not parent:
-        return data
-    base = _read_with_parents(str(parent), (*seen, name_or_path))
-    return _merge(base, data, name_or_path)
+        return data, shipped
+    base, base_shipped = _read_with_parents(str(parent), (*seen, name_or_path), trust)
+    return _merge(base, data, name_or_path), shipped and base_shipped
 
 
 def _merge(base: dict[str, object], child: dict[str, object], name: str) -> dict[str, object]:
@@ -152,9 +212,13 @@ def _table(data: dict[str, object], key: str) -> dict[str, object]:
 
 
 def build_map(file: MapFile, source: str,
-              recipe: tuple[Callable[..., Map], tuple[Any, ...]] | None = None) -> Map:
+              recipe: tuple[Callable[..., Map], tuple[Any, ...]] | None = None, *,
+              tables: dict[str, Any] | None = None) -> Map:
     """The board a checked map file describes (``source`` names it in errors); ``recipe`` is
-    how another process makes it again (:attr:`Map.recipe`). Raises :class:`MapError`."""
+    how another process makes it again (:attr:`Map.recipe`). With ``tables``, ``file`` is
+    those tables read as the model reads them (a shipped file checked when shipped:
+    :func:`calhamer.documents.map_tables.plain_map_file`), and the board's
+    :attr:`Map.file` is read from them on first use. Raises :class:`MapError`."""
 
     def fail(msg: str) -> MapError:
         return MapError(f"map {source!r}: {msg}")
@@ -183,7 +247,8 @@ def build_map(file: MapFile, source: str,
         fleet_adjacent=tuple(frozenset(f) for f in fleet),
         start_units=start_units,
         start_centers=start_centers,
-        file=file,
+        _file=None if tables is not None else file,
+        _tables=tables,
         _names=names,
         _prefix_names=prefix_names,
         _power_names=_power_names([*powers, *minors], fail),

@@ -13,14 +13,29 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 from typing import TextIO
 
-from calhamer.cli import board, games, geometry, interop, phase, render, serve, simulate
 from calhamer.cli.io import BAD_ORDERS, OK, USER_ERROR, Parser, UserError
 from calhamer.errors import CalhamerError
 
+# The command groups (modules of calhamer.cli), in the order help lists them.
+GROUPS = ("phase", "games", "serve", "render", "geometry", "board", "simulate", "interop")
 
-def build_parser() -> Parser:
+# Each command and its group: a command run loads its own group alone, and what that group
+# imports (``calhamer adjudicate`` loads no renderer, mail or game files). Help and errors
+# at the top level load every group. tests/test_cli_startup.py holds this
+# table to the groups.
+COMMANDS = {
+    "adjudicate": "phase", "new": "phase", "validate": "phase", "rules": "phase",
+    "variants": "phase", "game": "games", "verify": "games", "serve": "serve",
+    "worker": "serve", "render": "render", "geometry": "geometry", "board": "board",
+    "simulate": "simulate", "import": "interop", "export": "interop",
+}
+
+
+def build_parser(groups: tuple[str, ...] = GROUPS) -> Parser:
+    """The command line's parser, with the commands of ``groups`` (every one by default)."""
     parser = Parser(
         prog="calhamer",
         description="A Diplomacy judge: adjudicate phases, check orders, run whole games.",
@@ -29,9 +44,16 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for group in (phase, games, serve, render, geometry, board, simulate, interop):
-        group.add_parsers(sub)
+    for group in groups:
+        import_module(f"calhamer.cli.{group}").add_parsers(sub)
     return parser
+
+
+def _groups_for(argv: list[str] | None) -> tuple[str, ...]:
+    """The groups to load for ``argv``: the named command's, else all of them."""
+    args = sys.argv[1:] if argv is None else argv
+    group = COMMANDS.get(args[0]) if args else None
+    return (group,) if group is not None else GROUPS
 
 
 def _version() -> str:
@@ -47,7 +69,7 @@ def _fail(message: str, stream: TextIO | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, 1 or 2)."""
-    parser = build_parser()
+    parser = build_parser(_groups_for(argv))
     try:
         args = parser.parse_args(argv)
         return args.run(args)

@@ -669,3 +669,29 @@ def test_canonical_fast_path_agrees_with_the_full_reader(data: st.DataObject) ->
         return  # the full reader refuses it; the fast path may read it, validation then judges
     fast = parse_order(m, text, phase_kind="M", power="FRANCE")
     assert fast == slow
+
+
+# -- a misspelt kind of order --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "word", "kind"),
+    [
+        ("Buidl F Edi", "A", "Buidl", "Build"),
+        ("Dsiband A Par", "A", "Dsiband", "Disband"),
+        ("A Par Hlod", "M", "Hlod", "Hold"),
+        ("A Par Suport A Bur", "M", "Suport", "Support"),
+    ],
+)
+def test_misspelt_kind_suggests_the_kind(text: str, phase: str, word: str, kind: str) -> None:
+    with pytest.raises(InvalidOrderError) as info:
+        parse_order(M, text, phase_kind=phase)
+    err = info.value
+    assert err.suggestion == f"did you mean {kind}?"
+    assert text[err.start : err.end] == word
+
+
+def test_misspelt_province_still_suggests_the_province() -> None:
+    with pytest.raises(InvalidOrderError) as info:
+        parse_order(M, "Bulgria F Con", phase_kind="A")
+    assert info.value.suggestion is not None and "Bulgaria" in info.value.suggestion

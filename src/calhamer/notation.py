@@ -116,6 +116,18 @@ def _longest_name(m: Map) -> int:
     return max(map(len, m._names), default=0)
 
 
+# The words naming a kind of order, as a "did you mean" offers them for a misspelt one.
+_KIND_WORDS = ("Build", "Disband", "Remove", "Waive", "Hold", "Support", "Convoy", "Retreat")
+
+
+def _kind_like(word: str) -> str | None:
+    """The kind of order ``word`` looks like a misspelling of (``Buidl``: Build), if any."""
+    import difflib  # only for a misspelt word
+
+    close = difflib.get_close_matches(word.upper(), [k.upper() for k in _KIND_WORDS], 1, 0.6)
+    return close[0].capitalize() if close else None
+
+
 def _or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
@@ -297,7 +309,7 @@ class _Reader:
             return "waive", first, Waive()
         prefixed = first.kw in ("B", "D")  # "Build A Par", "Disband A Par", "Remove A Par"
         self.i += prefixed
-        written, loc = self.unit()
+        written, loc = self.kind_or_unit(first, prefixed)
         tok = first if prefixed else self.peek()
         if tok is None:
             name = f"{'?' if written is None else written.letter} {self.m.loc_name(loc)}"
@@ -325,6 +337,19 @@ class _Reader:
             return "convoy", tok, self.convoy(unit_type, loc)
         self.i -= 1
         self.unexpected()
+
+    def kind_or_unit(self, first: _Tok, prefixed: bool) -> tuple[UnitType | None, Location]:
+        """Read the unit; a first word that is no place but looks like a kind of order
+        ("Buidl F Edi") is taken for a misspelt kind, not for a misspelt province."""
+        try:
+            return self.unit()
+        except InvalidOrderError as exc:
+            nxt = self.toks[1] if len(self.toks) > 1 else None
+            kind = _kind_like(first.text) if first.kind == "word" and not prefixed else None
+            if kind is None or exc.start != first.start or nxt is None or nxt.kind != "word":
+                raise
+            message = f'"{first.text}" is neither a province nor a kind of order'
+            self.fail(message, first.start, first.end, f"did you mean {kind}?")
 
     def move(self, unit_type: UnitType | None, loc: Location) -> Move:
         steps = [self.location("the destination")]
@@ -373,6 +398,11 @@ class _Reader:
         """Fail on the token at the cursor, which no rule of the grammar accepts there."""
         start, end = self.toks[self.i].start, self.toks[self.i].end
         if self.toks[self.i].kind == "word" and self.toks[self.i].kw is None:
+            word = self.toks[self.i].text
+            kind = _kind_like(word) if self.m.find_location(word) is None else None
+            if kind is not None:  # "A Par Hlod"
+                message = f'"{word}" is neither a province nor a kind of order'
+                self.fail(message, start, end, f"did you mean {kind}?")
             self.location("")  # a word that is no place name gets "did you mean ..." here
             end = self.toks[self.i - 1].end
         self.fail(f'"{self.text[start:end]}" is out of place here', start, end)

@@ -16,7 +16,7 @@ from calhamer.documents.phase import PhaseDocument
 from calhamer.due import without_orders
 from calhamer.position import Position
 from calhamer.rules import EDITIONS
-from calhamer.server import present
+from calhamer.server import play, present
 from calhamer.server.deps import (
     ApiUser,
     ApiViewer,
@@ -293,7 +293,13 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
         previous = games.phases_of(session, game)[phase.index - 1]
-        context["last"] = results.phase_result(session, viewer, previous)
+        context["last"] = last = results.phase_result(session, viewer, previous)
+        context["result_rows"] = play.result_rows(
+            last, {p.code: p.name for p in (*position.map.powers, *position.map.minor_powers)})
+    saved = request.query_params.get("saved", "")
+    context["judged"] = play.judged_since(session, viewer, saved, phase)
+    context["fallbacks"] = (play.fallbacks(position, viewer.power, checks)
+                            if viewer.power and saved == phase.code else [])
     if viewer.is_gm:
         base = present.base_url(settings, str(request.base_url))
         context["admin"] = present.game_gm_out(session, viewer, base)

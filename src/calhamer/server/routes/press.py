@@ -49,7 +49,7 @@ def api_send(body: MessageIn, viewer: ApiViewer, session: SessionDep, now: Now) 
 def send(request: Request, viewer: PageViewer, page: PageDep, _: Csrf, session: SessionDep,
          now: Now, settings: SettingsDep, body: Annotated[str, Form()] = "",
          to: Annotated[list[str] | None, Form()] = None) -> Response:
-    recipients = [t for t in (to or []) if t and t.upper() != "ALL"]
+    recipients = [t for t in (to or []) if t]
     try:
         if len(body) > settings.max_message_chars:
             raise Invalid(

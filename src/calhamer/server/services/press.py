@@ -49,6 +49,12 @@ def send_message(
     phase = current_phase(session, game)
     board = position_of(phase).map
     to: list[str] = []
+    to_all = [raw for raw in recipients if raw.strip().upper() in ("ALL", "*")]
+    if to_all and len(to_all) < len(recipients):
+        # Either reading ("all" wins, or the powers named win) could send a message where
+        # its writer did not mean it to go, so neither is guessed.
+        raise Invalid("a message goes either to all or to the powers named, not both: "
+                      "untick all, or the powers")
     for raw in recipients:
         if raw.strip().upper() in ("ALL", "*"):
             to = []

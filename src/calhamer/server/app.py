@@ -54,6 +54,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         db.migrate()
     signer = Signer(settings.secret_key or db.secret_key(), settings.session_max_age,
                     settings.clock)
+    # The Web Push key is made now, not inside a request's transaction (services.notices).
+    from calhamer.server.services.notices import vapid_key, vapid_public_key
+
+    vapid_public = vapid_public_key(vapid_key(db, settings))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +87,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.signer = signer
     app.state.passwords = Passwords(settings.argon2_time_cost, settings.argon2_memory_kib)
     app.state.worker = None
+    app.state.vapid_public_key = vapid_public
     _error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

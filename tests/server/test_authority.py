@@ -84,6 +84,14 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/api/games/{game_id}/events"): (MEMBERS, None),
     ("GET", "/api/games/{game_id}/threads"): (MEMBERS, None),
     ("POST", "/api/games/{game_id}/threads/read"): (IN_THREAD, _read_mark(form=False)),
+    ("GET", "/api/games/{game_id}/proposals"): (MEMBERS, None),
+    ("POST", "/api/games/{game_id}/proposals"): (PLAYERS, {"kind": "pause", "phase": "F1901M"}),
+    # a vote on the game's newest proposal (made by the route above)
+    ("POST", "/api/games/{game_id}/proposals/{proposal_id}/vote"): (PLAYERS, {"agree": True}),
+    ("GET", "/api/notices"): (LOGGED_IN, None),
+    ("PUT", "/api/notices"): (LOGGED_IN, None),
+    ("POST", "/api/notices/push"): (LOGGED_IN, None),
+    ("DELETE", "/api/notices/push"): (LOGGED_IN, None),
     # the pages
     ("GET", "/"): (EVERYONE, None),
     ("GET", "/signup"): (EVERYONE, None),
@@ -119,9 +127,23 @@ RULES: dict[tuple[str, str], tuple[set[str], Any]] = {
     ("GET", "/games/{game_id}/events"): (MEMBERS, None),
     ("POST", "/games/{game_id}/threads/read"): (IN_THREAD, _read_mark(form=True)),
     ("GET", "/lobby"): (EVERYONE, None),
+    ("POST", "/games/{game_id}/picture/draft"): (MEMBERS, {"orders": ["A Bur - Mar"]}),
+    ("POST", "/games/{game_id}/proposals"): (PLAYERS, {"kind": "pause", "phase": "F1901M"}),
+    ("POST", "/games/{game_id}/proposals/{proposal_id}/vote"): (PLAYERS, {"agree": "yes"}),
+    ("POST", "/account/notices"): (EVERYONE, None),
+    ("POST", "/account/push"): (EVERYONE, None),
+    ("POST", "/account/push/remove"): (EVERYONE, None),
+    ("GET", "/thumbnails/variant/{name}.svg"): (EVERYONE, None),
+    ("GET", "/thumbnails/board/{name:path}"): (EVERYONE, None),
 }
 
 GAME_ROUTES = [key for key in RULES if "{game_id}" in key[1]]
+# Routes where an allowed caller may also be told of a conflict (409) rather than served: a
+# second proposal in one phase, a second vote on one proposal. A conflict is still an answer
+# only a member gets; others get the 404 of a game that does not exist.
+CONFLICTS = {("POST", "/api/games/{game_id}/proposals"), ("POST", "/games/{game_id}/proposals"),
+             ("POST", "/api/games/{game_id}/proposals/{proposal_id}/vote"),
+             ("POST", "/games/{game_id}/proposals/{proposal_id}/vote")}
 
 
 def app_routes() -> set[tuple[str, str]]:
@@ -162,7 +184,7 @@ class Caller:
             return self.client.request(method, path, json=body, headers=headers)
         if method == "GET":
             return self.client.get(path)
-        if path.endswith("/orders/check"):
+        if path.endswith(("/orders/check", "/picture/draft")):
             return self.client.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
         return self.client.post(path, data={"csrf_token": self.csrf, **(body or {})})
 
@@ -220,9 +242,18 @@ def _gamemasters_own_game(judge, gm, *, freed: bool) -> str:  # type: ignore[no-
     return str(game["id"])
 
 
-def concrete(path: str, game_id: str) -> str:
+def concrete(path: str, game_id: str, judge: Any = None) -> str:
+    proposal = "0"
+    if "{proposal_id}" in path and judge is not None:  # the game's newest proposal, if any
+        from sqlalchemy import func, select
+
+        from calhamer.server.models import Proposal
+
+        with judge.database.session() as session:
+            proposal = str(session.scalar(select(func.max(Proposal.id)).where(
+                Proposal.game_id == game_id)) or 0)
     return (path.replace("{game_id}", game_id).replace("{code}", "S1901M")
-            .replace("{power}", "ITALY"))
+            .replace("{power}", "ITALY").replace("{proposal_id}", proposal))
 
 
 @pytest.mark.parametrize("route", GAME_ROUTES, ids=[f"{m} {p}" for m, p in GAME_ROUTES])
@@ -235,11 +266,12 @@ def test_game_routes_as_every_role(world, route):
     for role in ROLES:
         caller = callers[role]
         gid = caller.game_id or judge.game["id"]
-        real = caller.call(method, concrete(path, gid), body)
+        real = caller.call(method, concrete(path, gid, judge), body)
         if path.startswith("/api"):  # an error answer is one the schema declares
             assert undeclared(openapi, method, path, real) is None, (role, real.text)
         if role in allowed:
-            assert real.status_code < 400, (role, real.status_code, real.text)
+            conflict = route in CONFLICTS and real.status_code == 409
+            assert real.status_code < 400 or conflict, (role, real.status_code, real.text)
             continue
         fake = caller.call(method, concrete(path, "nosuchgame00"), body)
         expected = 401 if role == "anonymous" and path.startswith("/api") else 404

@@ -169,9 +169,10 @@ def render_all(reference: Path) -> tuple[dict[Path, str], dict[str, list[str]]]:
 
 
 def stale_files(files: dict[Path, str]) -> list[Path]:
-    """Files the script wrote before that it would not write now."""
+    """Files the script wrote before that it would not write now (the boards' drawings,
+    written by scripts/draw-boards.py, are not this script's)."""
     found = [p.relative_to(ROOT) for folder in (MAPS, FILES) if (ROOT / folder).is_dir()
-             for p in (ROOT / folder).iterdir()]
+             for p in (ROOT / folder).iterdir() if not p.name.endswith(".geometry.json")]
     return sorted(p for p in found if p not in files)
 
 

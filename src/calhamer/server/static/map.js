@@ -24,6 +24,7 @@
   var drawTimer = null, drawn = 0;
   // The picture's own ids, which would clash with the page's (#board, #orders): prefixed.
   var OWN = /^(prov|unit|sc|dislodged|build)-/;
+  function phone() { return window.matchMedia && window.matchMedia("(max-width: 40rem)").matches; }
 
   function norm(text) { return text.trim().replace(/\s+/g, " ").toUpperCase(); }
   function area(code) { return svg ? svg.getElementById("prov-" + code) : null; }
@@ -56,11 +57,11 @@
     var lit = el("pattern", {id: "map-lit", patternUnits: "userSpaceOnUse", width: "6", height: "6",
                              patternTransform: "rotate(45)"}, defs);
     el("rect", {width: "6", height: "6", fill: "#ffffff"}, lit);
-    el("rect", {width: "2.4", height: "6", fill: "#1d232a"}, lit);
+    el("rect", {width: "1.6", height: "6", fill: "#1d232a"}, lit);
     var chosen = el("pattern", {id: "map-chosen", patternUnits: "userSpaceOnUse", width: "5",
                                 height: "5"}, defs);
     el("rect", {width: "5", height: "5", fill: "#ffffff"}, chosen);
-    el("circle", {cx: "2.5", cy: "2.5", r: "1.3", fill: "#1d232a"}, chosen);
+    el("circle", {cx: "2.5", cy: "2.5", r: "1.1", fill: "#1d232a"}, chosen);
   }
   // The kind of an order, from its text: what the menu offers.
   function kindOf(order) {
@@ -166,8 +167,9 @@
   function place() {
     menu.hidden = false;
     holder.classList.add("choosing");
-    if (window.matchMedia && window.matchMedia("(max-width: 40rem)").matches) {
+    if (phone()) {
       menu.style.left = ""; menu.style.top = "";  // a bottom sheet (map.css)
+      uncover();
       return;
     }
     var el = area(selected.province);
@@ -198,6 +200,23 @@
     var best = spots[0];
     spots.forEach(function (p) { if (hidden(p) < hidden(best)) best = p; });
     menu.style.left = best[0] + "px"; menu.style.top = best[1] + "px";
+  }
+  // On a phone the sheet covers the bottom of the screen: the unit tapped (and what is around
+  // it, where the next tap goes) is scrolled to the middle of what stays in sight.
+  function uncover() {
+    var el = area(selected.province);
+    if (!el) return;
+    var r = el.getBoundingClientRect(), free = menu.getBoundingClientRect().top;
+    var frame = holder.querySelector(".map-frame");
+    var middle = r.top + r.height / 2, want = free / 2;
+    if (frame && holder.classList.contains("zoomed")) {
+      var before = frame.scrollTop;
+      frame.scrollTop += middle - want;
+      middle -= frame.scrollTop - before;
+      var across = r.left + r.width / 2 - frame.getBoundingClientRect().left;
+      frame.scrollLeft += across - frame.clientWidth / 2;
+    }
+    if (Math.abs(middle - want) > 1) window.scrollBy(0, middle - want);
   }
   function show() {
     var next = nextSteps();
@@ -269,7 +288,6 @@
   // On a phone the map is drawn larger than the screen, in a frame that scrolls (labels
   // readable, provinces big enough for a finger), first showing the player's own units; a
   // button shows the whole map instead, and back.
-  function phone() { return window.matchMedia && window.matchMedia("(max-width: 40rem)").matches; }
   function zoomable() {
     var toggle = document.getElementById("map-zoom");
     if (!toggle || !phone()) return;

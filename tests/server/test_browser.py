@@ -85,6 +85,7 @@ def test_gm_and_two_players_play_a_phase_in_chromium(database, live_server, tmp_
             _reload(gm)
             expect(gm.locator('tr[data-power="FRANCE"]')).to_contain_text("Bob")
             expect(gm.locator('tr[data-power="GERMANY"]')).to_contain_text("ready")
+            gm.once("dialog", lambda dialog: dialog.accept())  # "Adjudicate ... now?"
             gm.get_by_role("button", name="Process now").click()
             _reload_until(gm, "#results", "Results of Spring 1901 Movement")
             expect(gm.locator("#phase-name")).to_have_text("Fall 1901 Movement")

@@ -49,6 +49,7 @@ def test_joining_from_the_lobby_and_a_players_record(live_server, chromium):  # 
 
     # The gamemaster ends the game: it is finished, with its history, in Dora's record.
     gm.goto(game_url)
+    gm.once("dialog", lambda dialog: dialog.accept())  # "End the game now?"
     gm.get_by_role("button", name="End the game").click()
     stranger.goto(live_server + "/lobby")
     finished = stranger.locator("#finished")

@@ -88,7 +88,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def server(database_url: str, web_workers: int = 1):  # type: ignore[no-untyped-def]
+def server(database_url: str, web_workers: int = 1,  # type: ignore[no-untyped-def]
+           worker: bool = False):
     port = free_port()
     # One client makes every game and guest: the limits on new games and guests are off.
     env = {**os.environ, "CALHAMER_SECRET_KEY": "load-test", "CALHAMER_DATABASE_URL": "",
@@ -97,7 +98,8 @@ def server(database_url: str, web_workers: int = 1):  # type: ignore[no-untyped-
     extra = ["--workers", str(web_workers)] if web_workers > 1 else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "calhamer.cli", "serve", "--host", HOST, "--port", str(port),
-         "--no-worker", "--database", database_url, "--log-level", "warning", *extra],
+         *([] if worker else ["--no-worker"]), "--database", database_url,
+         "--log-level", "warning", *extra],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     base = f"http://{HOST}:{port}"
@@ -375,7 +377,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="how long to send at --rate (at most 60)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--pages", type=int, default=0,
+                        help="live pages held open meanwhile (live_pages.py; at most 1000)")
     args = parser.parse_args()
+    if args.pages:
+        from live_pages import main as live_main
+
+        live_main(args)
+        return
     args.games = max(1, min(args.games, 200))
     args.phases = max(1, min(args.phases, 10))
     args.concurrency = max(1, min(args.concurrency, 64))

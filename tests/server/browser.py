@@ -21,7 +21,7 @@ def live_server(database, database_url, clock) -> Iterator[str]:  # type: ignore
 
     empty_tables(database)
     settings = make_settings(database_url, clock, embedded_worker=True, worker_poll_seconds=0.2,
-                             events_seconds=20.0, events_poll_seconds=0.2)
+                             events_seconds=20.0)
     app = create_app(settings, db=database)
     with serve_on_loopback(app) as base:
         yield base

@@ -85,11 +85,17 @@ class Settings:
     # argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 64 * 1024
-    # Live pages (server-sent events): a stream looks for changes every ``events_poll_seconds``
-    # and ends after ``events_seconds`` (the browser then reconnects by itself), so that no
-    # connection is held for ever; 0 sends the current state once and ends.
+    # Live pages (server-sent events): a stream is woken by a notification of a change in its
+    # game (``live_events``), reads again after ``events_settle_seconds`` (a burst of changes
+    # is read once), and ends after ``events_seconds`` (the browser then reconnects by
+    # itself), so that no connection is held for ever; 0 sends the current state once and
+    # ends. At most ``events_per_user`` streams per user (one more: 429) and
+    # ``events_per_process`` in each web process (503). No stream holds a database
+    # connection while it waits.
     events_seconds: float = 25.0
-    events_poll_seconds: float = 1.0
+    events_settle_seconds: float = 0.1
+    events_per_user: int = 4
+    events_per_process: int = 2000
     # Notices (services.notices): the SMTP server that mails them (no host: no mail; the
     # password is read from CALHAMER_SMTP_PASSWORD, as ``calhamer game mail`` reads it), the
     # Web Push key (empty: one is made once and kept in the database) and the contact its

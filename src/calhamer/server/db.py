@@ -17,29 +17,35 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from calhamer.server.live_events import LiveHub
 from calhamer.server.models import Setting
 
 MIGRATION_LOCK = 0x63616C68  # "calh": the PostgreSQL advisory lock held while migrating
 
 
 class Database:
-    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL",
+                 pool: tuple[int, int] | None = None) -> None:
         """``sqlite_synchronous``: FULL makes each commit survive a power cut; NORMAL (tests)
-        survives a crash of the process but not of the machine."""
+        survives a crash of the process but not of the machine. ``pool``: the connection
+        pool's size and overflow (default 5 + 10 on SQLite, 10 + 20 on PostgreSQL)."""
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
             if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
                 raise ValueError("sqlite_synchronous must be FULL, NORMAL or EXTRA")
             self.engine = create_engine(
-                url, connect_args={"check_same_thread": False, "timeout": 30}
-            )
+                url, connect_args={"check_same_thread": False, "timeout": 30},
+                **_pool_args(pool or (5, 10)))
             _sqlite_hooks(self.engine, sqlite_synchronous.upper())
         else:
-            self.engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.engine = create_engine(url, pool_pre_ping=True, **_pool_args(pool or (10, 20)))
         writer = self.engine.execution_options(calhamer_write=True)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(writer, expire_on_commit=False)
+        # Live pages: notifications of changes, published in these sessions' transactions.
+        self.live = LiveHub(url)
+        self.live.attach(self._read, self._write)
 
     @property
     def dialect(self) -> str:
@@ -101,7 +107,12 @@ class Database:
         return value
 
     def dispose(self) -> None:
+        self.live.close()
         self.engine.dispose()
+
+
+def _pool_args(pool: tuple[int, int]) -> dict[str, int]:
+    return {"pool_size": pool[0], "max_overflow": pool[1]}
 
 
 def _sqlite_hooks(engine: Engine, synchronous: str) -> None:

@@ -309,3 +309,21 @@ async def csrf_protect(request: Request, page: PageDep) -> None:
 
 
 Csrf = Annotated[None, Depends(csrf_protect)]
+
+
+# -- live pages: who is asking, in a session closed before the stream waits ---------------------
+
+
+def briefly_resolved(request: Request, game_id: str, *, api: bool) -> Viewer:
+    """The caller's standing in the game, as ``ApiViewer`` (``api``) or ``PageViewer`` would
+    give it (the same errors), read in a session of its own that is closed on return: a
+    live stream must not hold a database connection while it waits. Runs in a thread."""
+    db = cast(Database, request.app.state.db)
+    signer = cast(Signer, request.app.state.signer)
+    with db.session() as session:
+        if api:
+            user = optional_api_user(request, session, signer)
+            if user is None:
+                raise AuthError('log in first: send "Authorization: Bearer <token>"')
+            return api_viewer(game_id, session, user)
+        return page_viewer(game_id, session, page_session(request, session, signer))

@@ -25,6 +25,7 @@ from calhamer.map import load_map
 from calhamer.phases import buildable_centres
 from calhamer.position import Phase, Position
 from calhamer.rules import find_rules
+from calhamer.server import live_events
 from calhamer.server.models import Event, GameRow, PhaseRow, Seat, User
 from calhamer.server.names import variant_name_problem
 from calhamer.server.services.common import Invalid, NotFound
@@ -314,8 +315,9 @@ def _default_name(title: str) -> str:
 
 
 def log(session: Session, game_id: str, now: datetime, kind: str, detail: str) -> None:
-    """Add an entry to the game log."""
+    """Add an entry to the game log (and tell the game's live pages, once committed)."""
     session.add(Event(game_id=game_id, at=now, kind=kind, detail=detail))
+    live_events.publish(session, game_id, "log")
 
 
 # -- locking and finding -----------------------------------------------------------------------

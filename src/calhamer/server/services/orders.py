@@ -23,6 +23,7 @@ from calhamer.errors import CalhamerError
 from calhamer.game import OrderCheck, check_orders
 from calhamer.messages import ReadMessage, read_message
 from calhamer.position import Phase
+from calhamer.server import live_events
 from calhamer.server.models import GameRow, OrderSet, PhaseRow, Seat
 from calhamer.server.services.common import Conflict, Invalid, NotFound, hides, position_of
 from calhamer.server.services.games import current_phase, lock_game
@@ -169,6 +170,7 @@ def save_orders(
     # What was stored, as a row object of its own (not the session's: nothing else is saved)
     orders = OrderSet(id=row.id, phase_id=phase.id, power=power, lines=stored,
                       ready=row.ready, updated_at=now)
+    live_events.publish(session, game.id, "orders")
     if ready:
         request_if_all_ready(session, game, phase)
     return Saved(orders, checks, phase)
@@ -191,6 +193,7 @@ def set_ready(
         orders.ready = ready
         orders.updated_at = now
     session.flush()
+    live_events.publish(session, game.id, "orders")
     if ready:
         request_if_all_ready(session, game, phase)
     return orders

@@ -18,6 +18,7 @@ from sqlalchemy import case, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from calhamer.server import live_events
 from calhamer.server.models import Message, PressRead
 from calhamer.server.services.common import Conflict, Invalid, NotFound, position_of
 from calhamer.server.services.games import current_phase, lock_game
@@ -77,6 +78,7 @@ def send_message(
                       body=body.strip(), created_at=now)
     session.add(message)
     session.flush()
+    live_events.publish(session, game.id, "press")
     return message
 
 

@@ -1,0 +1,226 @@
+"""Live pages' notifications: a game's open pages are told that something in it changed, and
+each then reads again, in a short session of its own, what its viewer may see.
+
+A change is published with :func:`publish` inside the transaction that makes it (orders
+saved, a ready mark, a message, a log entry: a phase judged, a seat changing hands, a
+gamemaster's control). A notification is only the game's id and a kind, never what changed,
+so it cannot tell a page more than the page reads for its own viewer afterwards.
+
+- On PostgreSQL it is a ``NOTIFY`` in that transaction: delivered when it commits (never when
+  it rolls back), to every web process. Each process keeps one listening connection (a
+  thread of its own, outside the pool), not one per page.
+- On SQLite it is handed to this process's :class:`LiveHub` once the transaction commits.
+  Changes made by other processes (a separate ``calhamer worker``) are not heard; a page
+  learns of them when its stream reconnects (``Settings.events_seconds``).
+
+The hub also bounds the streams: so many per user (a further one is refused, 429) and so many
+in the process (503).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+logger = logging.getLogger("calhamer.live")
+
+CHANNEL = "calhamer_live"
+HUB_KEY = "calhamer_live_hub"  # Session.info: the database's hub
+PENDING_KEY = "calhamer_live_pending"  # Session.info: SQLite's notifications until commit
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+KINDS = ("orders", "press", "log")  # orders or ready marks; a message; a game log entry
+
+
+def publish(session: Session, game_id: str, kind: str) -> None:
+    """Tell the game's open pages, once this transaction commits, that something of ``kind``
+    changed in it. Only the id and the kind travel: each page reads what its viewer may see."""
+    hub = session.info.get(HUB_KEY)
+    if hub is None:
+        return
+    if hub.is_postgresql:
+        session.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {kind}"})
+    else:
+        session.info.setdefault(PENDING_KEY, set()).add((game_id, kind))
+
+
+class TooManyStreams(Exception):
+    """A stream over the bounds: ``per_user`` says whose (429), otherwise the process's
+    (503)."""
+
+    def __init__(self, per_user: bool) -> None:
+        super().__init__("too many live streams")
+        self.per_user = per_user
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One open stream's place in the hub: woken when its game changes."""
+
+    game_id: str
+    user_id: int
+    loop: asyncio.AbstractEventLoop
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait for a change (True) or ``timeout`` seconds (False); the change is taken."""
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.changed.clear()
+        return True
+
+
+class LiveHub:
+    """One process's open streams by game, and the way notifications reach them."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_postgresql = url.startswith("postgresql")
+        self._lock = threading.Lock()
+        self._games: dict[str, set[Subscription]] = {}
+        self._users: dict[int, int] = {}
+        self._count = 0
+        self._listener: _Listener | None = None
+
+    # -- streams ------------------------------------------------------------------------
+
+    def subscribe(self, game_id: str, user_id: int, *, per_user: int,
+                  overall: int) -> Subscription:
+        """A new stream's subscription (TooManyStreams over a bound). Called in the event
+        loop; PostgreSQL's listener starts with the first."""
+        sub = Subscription(game_id, user_id, asyncio.get_running_loop())
+        with self._lock:
+            if per_user and self._users.get(user_id, 0) >= per_user:
+                raise TooManyStreams(per_user=True)
+            if overall and self._count >= overall:
+                raise TooManyStreams(per_user=False)
+            self._games.setdefault(game_id, set()).add(sub)
+            self._users[user_id] = self._users.get(user_id, 0) + 1
+            self._count += 1
+            if self.is_postgresql and self._listener is None:
+                self._listener = _Listener(self)
+                self._listener.start()
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._games.get(sub.game_id)
+            if subs is None or sub not in subs:
+                return
+            subs.discard(sub)
+            if not subs:
+                del self._games[sub.game_id]
+            left = self._users[sub.user_id] - 1
+            if left:
+                self._users[sub.user_id] = left
+            else:
+                del self._users[sub.user_id]
+            self._count -= 1
+
+    def streams(self, user_id: int | None = None) -> int:
+        """Open streams: the user's, or all of this process's."""
+        with self._lock:
+            return self._count if user_id is None else self._users.get(user_id, 0)
+
+    def notify(self, game_id: str | None) -> None:
+        """Wake the game's streams (every stream for None: notifications may have been
+        missed). Safe from any thread."""
+        with self._lock:
+            if game_id is None:
+                subs = [s for group in self._games.values() for s in group]
+            else:
+                subs = list(self._games.get(game_id, ()))
+        for sub in subs:
+            with contextlib.suppress(RuntimeError):  # its loop has closed
+                sub.loop.call_soon_threadsafe(sub.changed.set)
+
+    # -- the database's side --------------------------------------------------------------
+
+    def attach(self, *makers: sessionmaker[Session]) -> None:
+        """Make sessions from ``makers`` carry this hub; on SQLite, hand their notifications
+        to it when they commit."""
+        for maker in makers:
+            maker.configure(info={HUB_KEY: self})
+            if not self.is_postgresql:
+                event.listen(maker, "after_commit", self._after_commit)
+                event.listen(maker, "after_rollback", _forget)
+
+    def _after_commit(self, session: Session) -> None:
+        for game_id, _kind in session.info.pop(PENDING_KEY, ()):
+            self.notify(game_id)
+
+    def close(self) -> None:
+        with self._lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+
+    def listening(self) -> bool:
+        """Whether PostgreSQL's listening connection is up (tests wait for it)."""
+        listener = self._listener
+        return listener is not None and listener.ready.is_set()
+
+
+def _forget(session: Session) -> None:
+    session.info.pop(PENDING_KEY, None)
+
+
+def conninfo(url: str) -> str:
+    """A libpq address for a SQLAlchemy PostgreSQL URL (its options kept)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class _Listener:
+    """PostgreSQL's one listening connection of this process, in a thread of its own; it
+    reconnects when the connection is lost, then wakes every stream (what was notified
+    meanwhile is not known)."""
+
+    def __init__(self, hub: LiveHub) -> None:
+        self.hub = hub
+        self.ready = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="calhamer-live", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._listen()
+            except Exception as exc:  # a lost connection: try again shortly
+                self.ready.clear()
+                logger.warning("live notifications: %s; reconnecting", exc)
+                self._stop.wait(1.0)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        with psycopg.connect(conninfo(self.hub.url), autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self.ready.set()
+            self.hub.notify(None)
+            while not self._stop.is_set():
+                for note in _notes(conn):
+                    game_id = note.payload.partition(" ")[0]
+                    self.hub.notify(game_id)
+
+
+def _notes(conn: Any) -> Iterator[Any]:
+    """The notifications that arrive within a second."""
+    return iter(conn.notifies(timeout=1.0))

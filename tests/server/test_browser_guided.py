@@ -84,10 +84,13 @@ def test_removals_are_guided_and_chosen_on_the_map(live_server, chromium):  # no
     for code in ("RUH", "BER", "KIE"):
         expect(germany.locator(f"#map #prov-{code}")).to_have_class(_has("mine"))
     germany.locator("#map #prov-RUH").click()
-    choices = germany.locator("#map-choices button:not(.link)")
+    # The unit's menu lists its one order (the removal) once, beside Cancel and the kinds.
+    choices = germany.locator("#map-list button")
     expect(choices).to_have_count(1)
     removal = choices.first.text_content() or ""
     assert "RUH" in removal, removal
+    expect(germany.locator("#map-kinds button.kind:not(.cancel)")).to_have_count(1)
+    germany.locator("#map-more summary").click()
     choices.first.click()
     box = germany.locator("textarea[name=orders]")
     expect(box).to_have_value(removal)

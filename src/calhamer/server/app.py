@@ -313,8 +313,9 @@ def error_answers(route: APIRoute) -> dict[int, str]:
             answers.setdefault(int(status), str(declared.get("description", "Refused.")))
     if route.body_field is not None:
         answers[422] = "The body does not have the documented shape; `errors` says where."
-    elif any(_checked_parameter(f) for f in
-             (*route.dependant.path_params, *route.dependant.query_params)):
+    elif any(_checked_parameter(f) for f in route.dependant.path_params) or any(
+            _checked_parameter(f) or f.field_info.is_required()  # a missing one is refused
+            for f in route.dependant.query_params):
         answers[422] = "A parameter is not of the documented form; `errors` says which."
     return dict(sorted(answers.items()))
 

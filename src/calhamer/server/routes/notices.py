@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, object_session
 from calhamer.server.deps import ApiUser, Csrf, DatabaseDep, Now, PageDep, SessionDep, SettingsDep
 from calhamer.server.models import User
 from calhamer.server.pages import redirect, templates
+from calhamer.server.schemas import NO_NUL
 from calhamer.server.services import notices
 from calhamer.server.services.common import Invalid
 
@@ -21,7 +22,7 @@ pages = APIRouter(include_in_schema=False)
 
 
 class NoticeSettingsIn(BaseModel):
-    email: str | None = Field(None, max_length=254,
+    email: str | None = Field(None, max_length=254, pattern=NO_NUL,
                               description="Where to mail notices (null or empty: no mail).")
     phase: bool = Field(True, description="A new phase needs your orders, or a game is over.")
     deadline: bool = Field(True, description="A deadline within the hour, no orders saved.")
@@ -34,12 +35,12 @@ class NoticeSettingsOut(NoticeSettingsIn):
 
 
 class PushKeys(BaseModel):
-    p256dh: str = Field(max_length=200)
-    auth: str = Field(max_length=100)
+    p256dh: str = Field(max_length=200, pattern=NO_NUL)
+    auth: str = Field(max_length=100, pattern=NO_NUL)
 
 
 class SubscriptionIn(BaseModel):
-    endpoint: str = Field(max_length=1000)
+    endpoint: str = Field(max_length=1000, pattern=NO_NUL)
     keys: PushKeys
 
 

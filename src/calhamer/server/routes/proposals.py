@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, object_session
 
 from calhamer.server.deps import ApiViewer, Csrf, Now, PageViewer, SessionDep
 from calhamer.server.pages import redirect, templates
+from calhamer.server.schemas import PhaseCode
 from calhamer.server.services import proposals
 from calhamer.server.services.common import Invalid
 from calhamer.server.views import Viewer
@@ -27,7 +28,7 @@ _NOT_NOW = {409: {"description": "The phase is over, the game is over or (for a 
 
 class ProposalIn(BaseModel):
     kind: Literal["draw", "pause"]
-    phase: str = Field(max_length=12, description="The phase being played.")
+    phase: PhaseCode = Field(description="The phase being played.")
 
 
 class VoteIn(BaseModel):

@@ -128,7 +128,7 @@ class Caller:
             client.cookies.set(COOKIE, cookie)
         if method == "GET":
             return client.get(path)
-        if path.endswith("/orders/check"):
+        if path.endswith(("/orders/check", "/picture/draft")):
             return client.post(path, json=body, headers={"X-CSRF-Token": CSRF})
         return client.post(path, data={"csrf_token": CSRF, **(body or {})})
 
@@ -328,6 +328,18 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         # marking read a conversation of France and Germany: theirs, not Italy's
         ("POST", "/api/games/{game_id}/threads/read"): lambda: {
             "thread": PRESS_THREAD, "last": _press_mark_id(world, game_id)},
+        # proposals: one for a phase long gone (refused, so that no game is paused or drawn
+        # here), and a refusal of the game's first proposal, if it has one
+        ("GET", "/api/games/{game_id}/proposals"): None,
+        ("POST", "/api/games/{game_id}/proposals"): {"kind": "draw", "phase": "S1999M"},
+        ("POST", "/api/games/{game_id}/proposals/{proposal_id}/vote"): {"agree": False},
+        # what one is told, and where (one's own settings)
+        ("GET", "/api/notices"): None,
+        ("PUT", "/api/notices"): {"email": None, "phase": True, "deadline": True,
+                                  "press": True},
+        ("POST", "/api/notices/push"): {"endpoint": "https://push.invalid/roles",
+                                        "keys": {"p256dh": "x", "auth": "y"}},
+        ("DELETE", "/api/notices/push"): None,
     }
     page_bodies: dict[tuple[str, str], Any] = {
         ("GET", "/"): None,
@@ -366,6 +378,14 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
         ("POST", "/games/{game_id}/messages"): {"body": "hello", "to": "FRANCE"},
         ("POST", "/games/{game_id}/threads/read"): lambda: {
             "thread": PRESS_THREAD, "last": str(_press_mark_id(world, game_id))},
+        ("POST", "/games/{game_id}/picture/draft"): {"orders": [*mine, *PROBES]},
+        ("POST", "/games/{game_id}/proposals"): {"kind": "draw", "phase": "S1999M"},
+        ("POST", "/games/{game_id}/proposals/{proposal_id}/vote"): {"agree": "no"},
+        ("POST", "/account/notices"): {"email": "", "phase": "on"},
+        ("POST", "/account/push"): {},
+        ("POST", "/account/push/remove"): {"endpoint": "https://push.invalid/roles"},
+        ("GET", "/thumbnails/variant/{name}.svg"): None,
+        ("GET", "/thumbnails/board/{name:path}"): None,
         # FastAPI's schema, and the API browser (served from here: app.py)
         ("GET", "/openapi.json"): None,
         ("GET", "/docs"): None,
@@ -381,7 +401,8 @@ def route_calls(world: World, method: str, path: str, game_id: str) -> list[tupl
     for code in codes:
         concrete = (path.replace("{game_id}", game_id).replace("{code}", code)
                     .replace("{power}", "TURKEY").replace("{token}", "no-such-invitation")
-                    .replace("{session_id}", "1"))
+                    .replace("{session_id}", "1").replace("{proposal_id}", "1")
+                    .replace("{name}", v.name).replace("{name:path}", "standard"))
         assert "{" not in concrete, f"test_roles.py cannot fill in {path}"
         out.append((concrete, body))
     return out

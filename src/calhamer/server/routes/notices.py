@@ -118,7 +118,7 @@ def save(page: PageDep, _: Csrf, session: SessionDep,
 async def _json(request: Request) -> Any:
     try:
         return json.loads(await request.body())
-    except ValueError:
+    except (ValueError, RuntimeError):  # not JSON, or a form (read already, for its token)
         raise Invalid("send the subscription as JSON") from None
 
 

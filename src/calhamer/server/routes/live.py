@@ -61,9 +61,10 @@ def state_of(session: Session, viewer: Viewer) -> str:
         phase.results is not None, len(messages),
         sorted((p, o.ready, _when(o.updated_at))
                for p, o in orders.visible_orders(session, viewer, phase).items()),
-        # seats changing hands, as the game log tells every player (not the rows' ids,
-        # which count what happens in every game)
-        [(e.kind, e.detail, _when(e.at)) for e in seats.seat_changes(session, game)],
+        # seats changing hands: how many the game log tells of (an append-only list, so a
+        # new one changes the count); not their texts, which name the players (the page
+        # shows them), nor the rows' ids, which count what happens in every game
+        len(seats.seat_changes(session, game)),
     ]
     if viewer.sees_all:  # who holds each seat: the gamemaster's table
         seen.append(sorted((s.power, s.user_id or 0) for s in

@@ -299,11 +299,12 @@ def test_item1_board_import_strict_refuses_and_writes_nothing(tmp_path: Path, ca
 
 def test_item1_importer_is_outside_the_core() -> None:
     """Only the importer itself and the applications above the core (the command line, the
-    web judge's board listing) import calhamer.boards; the engine never does."""
+    web judge's board listing, the pictures of shipped boards) import calhamer.boards; the
+    engine never does."""
     package = ROOT / "src" / "calhamer"
     for path in package.rglob("*.py"):
         rel = path.relative_to(package).parts
-        if rel[0] in ("boards", "cli", "server"):
+        if rel[0] in ("boards", "cli", "server", "render"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

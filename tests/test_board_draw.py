@@ -26,7 +26,9 @@ from calhamer.render import geometry_for, render_svg
 from calhamer.render.checks import geometry_problems
 from calhamer.render.draw.anchors import SC_R, UNIT_R, label_box
 from calhamer.render.draw.sample import sample_board
+from calhamer.render.geometry import _border_distance as _edge_distance
 from calhamer.render.geometry import _from_doc, schematic
+from calhamer.render.geometry import _inside as _contains
 from calhamer.render.paths import path_points
 
 pytest.importorskip("networkx")
@@ -189,28 +191,6 @@ def test_item3_board_draw_to_a_named_file_and_its_errors(tmp_path, capsys):
 
 def _rings(d: str) -> list[list[tuple[float, float]]]:
     return [path_points("M" + part) for part in d.split("M")[1:]]
-
-
-def _contains(rings: list[list[tuple[float, float]]], p: tuple[float, float]) -> bool:
-    inside = False
-    x, y = p
-    for ring in rings:
-        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
-            if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-                inside = not inside
-    return inside
-
-
-def _edge_distance(rings, p) -> float:
-    best = math.inf
-    for ring in rings:
-        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
-            dx, dy = x2 - x1, y2 - y1
-            length = dx * dx + dy * dy
-            t = 0.0 if not length else max(0.0, min(1.0, ((p[0] - x1) * dx + (p[1] - y1) * dy)
-                                                 / length))
-            best = min(best, math.hypot(p[0] - x1 - t * dx, p[1] - y1 - t * dy))
-    return best
 
 
 def _inside(kind: str, piece: Any, rings) -> bool:

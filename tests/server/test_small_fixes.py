@@ -148,10 +148,12 @@ def test_openapi_documents_every_error_answer(client):
             assert {"400", "405", "413"} <= codes, (method, path)
             if "{game_id}" in path:
                 assert {"401", "404"} <= codes, (method, path)
-            # 422 where the body, or a parameter that is not plain text, can be refused
+            # 422 where the body, a parameter that is not plain text, or a required query
+            # parameter (a missing one is refused) can be refused
             checked = [p for p in operation.get("parameters", ())
                        if p["in"] in ("path", "query")
-                       and _resolved(p["schema"], openapi).get("type") != "string"]
+                       and (_resolved(p["schema"], openapi).get("type") != "string"
+                            or (p["in"] == "query" and p.get("required")))]
             if "requestBody" in operation or checked:
                 assert _documented(openapi, method, path, 422)["title"] == "ValidationErrorOut"
             else:

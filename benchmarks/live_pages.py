@@ -86,15 +86,16 @@ class Pages:
                 first = False
             try:
                 while not self._stop:
-                    line = await asyncio.wait_for(reader.readline(), 1.0)
+                    try:  # a quiet stream stays open, as EventSource keeps it
+                        line = await asyncio.wait_for(reader.readline(), 1.0)
+                    except TimeoutError:
+                        continue
                     if not line:
                         break  # the stream ended: open it again, as EventSource does
                     if line.startswith(b'data: {"phase"') and \
                             f'"{self.start_phase}"'.encode() not in line:
                         self.heard[n] = time.time()
                         break
-            except TimeoutError:
-                pass
             except OSError:
                 pass
             finally:

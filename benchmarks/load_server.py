@@ -96,11 +96,13 @@ def server(database_url: str, web_workers: int = 1,  # type: ignore[no-untyped-d
            "CALHAMER_GAMES_PER_ACCOUNT": "0", "CALHAMER_GAMES_PER_ADDRESS": "0",
            "CALHAMER_GUESTS_PER_ADDRESS": "0"}
     extra = ["--workers", str(web_workers)] if web_workers > 1 else []
+    log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(
         [sys.executable, "-m", "calhamer.cli", "serve", "--host", HOST, "--port", str(port),
          *([] if worker else ["--no-worker"]), "--database", database_url,
          "--log-level", "warning", *extra],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # The server's log goes to a file: a pipe nobody reads fills up and stalls the server.
+        env=env, stdout=subprocess.DEVNULL, stderr=log, text=True,
     )
     base = f"http://{HOST}:{port}"
     try:
@@ -112,8 +114,8 @@ def server(database_url: str, web_workers: int = 1,  # type: ignore[no-untyped-d
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                why = proc.stderr.read() if proc.stderr else ""
-                raise SystemExit(f"the server did not start: {why}")
+                log.seek(0)
+                raise SystemExit(f"the server did not start: {log.read()}")
             time.sleep(0.2)
         yield base, proc.pid
     finally:
@@ -122,6 +124,11 @@ def server(database_url: str, web_workers: int = 1,  # type: ignore[no-untyped-d
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.seek(0)
+        errors = [line.rstrip() for line in log if "ERROR" in line or "Traceback" in line]
+        log.close()
+        if errors:  # a benchmark whose server failed measures nothing: say so
+            print(f"  the server logged {len(errors)} errors; the first: {errors[0]}")
 
 
 @contextmanager

@@ -7,6 +7,7 @@ machine is shared), and only a hang or a missing event reaches it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -283,7 +284,9 @@ def test_a_notification_carries_only_the_game_and_a_kind(database: Database,
         try:
             if listening is None:
                 notify = database.live.notify
-                database.live.notify = lambda game_id: heard.append(f"{game_id}")  # type: ignore[method-assign]
+                database.live.notify = (  # type: ignore[method-assign]
+                    lambda game_id, power=None: heard.append(
+                        f"{game_id}" + (f" {power}" if power else "")))
             table.save("GERMANY", ["A Mun - Bur"], ready=True)
             r = table.client.post(f"/api/games/{table.id}/messages",
                                   json={"body": "secret plan", "to": ["GERMANY"]},
@@ -298,10 +301,45 @@ def test_a_notification_carries_only_the_game_and_a_kind(database: Database,
     # (other tests on the same PostgreSQL may be heard too: only this game's are ours)
     ours = [p for p in heard if p.startswith(table.id)]
     assert ours
-    pattern = (re.compile(rf"{table.id}") if database.is_sqlite
-               else re.compile(rf"{table.id} (orders|press|log)"))
+    # the orders saved name their power (only its page and the gamemaster's need to look);
+    # the ready mark that completes nothing here is Germany's alone
+    pattern = (re.compile(rf"{table.id}( [A-Z]+)?") if database.is_sqlite
+               else re.compile(rf"{table.id} (orders [A-Z]+|press|log)"))
     for payload in ours:
         assert pattern.fullmatch(payload), payload
+    assert any(p.endswith(" GERMANY") for p in ours), ours
+    assert not any(p.endswith((" FRANCE", " ITALY")) for p in ours), ours
+
+
+def test_a_powers_own_change_wakes_only_its_page_and_those_that_see_all() -> None:
+    """A change only one power may see (its orders before the phase is judged) wakes that
+    power's stream and the gamemaster's, not the other players': with many open pages each
+    save would otherwise cost a read per page of the game. A change everyone may see wakes
+    every stream of the game, and none of another game's."""
+    from calhamer.server.live_events import LiveHub
+
+    async def woken() -> tuple[set[str], set[str]]:
+        hub = LiveHub("sqlite://")
+        subs = {name: hub.subscribe("g1", n, per_user=0, overall=0, power=power,
+                                    sees_all=name == "gm")
+                for n, (name, power) in enumerate([("france", "FRANCE"),
+                                                   ("germany", "GERMANY"), ("gm", None)])}
+        other = hub.subscribe("g2", 9, per_user=0, overall=0, power="GERMANY")
+        hub.notify("g1", "GERMANY")
+        await asyncio.sleep(0)
+        first = {name for name, sub in subs.items() if sub.changed.is_set()}
+        assert not other.changed.is_set()
+        for sub in subs.values():
+            sub.changed.clear()
+        hub.notify("g1")
+        await asyncio.sleep(0)
+        second = {name for name, sub in subs.items() if sub.changed.is_set()}
+        assert not other.changed.is_set()
+        return first, second
+
+    first, second = asyncio.run(woken())
+    assert first == {"germany", "gm"}
+    assert second == {"france", "germany", "gm"}
 
 
 def _listen(database_url: str, heard: list[str]) -> Any:

@@ -119,7 +119,8 @@ async def _open(request: Request, game_id: str, *, api_caller: bool) -> Response
     try:
         sub = db.live.subscribe(viewer.game.id, viewer.user.id,
                                 per_user=settings.events_per_user,
-                                overall=settings.events_per_process)
+                                overall=settings.events_per_process,
+                                power=viewer.power, sees_all=viewer.sees_all)
     except TooManyStreams as refused:
         status = 429 if refused.per_user else 503
         message = (f"you have {settings.events_per_user} live pages open already; close one"

@@ -170,9 +170,9 @@ def save_orders(
     # What was stored, as a row object of its own (not the session's: nothing else is saved)
     orders = OrderSet(id=row.id, phase_id=phase.id, power=power, lines=stored,
                       ready=row.ready, updated_at=now)
-    live_events.publish(session, game.id, "orders")
     if ready:
         request_if_all_ready(session, game, phase)
+    _publish_orders(session, game, power)
     return Saved(orders, checks, phase)
 
 
@@ -193,10 +193,19 @@ def set_ready(
         orders.ready = ready
         orders.updated_at = now
     session.flush()
-    live_events.publish(session, game.id, "orders")
     if ready:
         request_if_all_ready(session, game, phase)
+    _publish_orders(session, game, power)
     return orders
+
+
+def _publish_orders(session: Session, game: GameRow, power: str) -> None:
+    """Tell the live pages that ``power``'s orders or ready mark changed. In a phase not yet
+    judged only that power's player and those who see everything may read them
+    (:func:`visible_orders`), so only their pages are woken; the last ready mark, which asks
+    for adjudication (a change every page shows), wakes them all."""
+    live_events.publish(session, game.id, "orders",
+                        None if game.process_requested else power)
 
 
 def request_if_all_ready(session: Session, game: GameRow, phase: PhaseRow) -> None:

@@ -367,3 +367,44 @@ def _listen(database_url: str, heard: list[str]) -> Any:
         conn.close()
 
     return stop
+
+
+def test_the_digest_counts_what_the_pages_show(database: Database, database_url: str) -> None:
+    """The live digest reads counts and marks as columns (``press.visible_count``,
+    ``orders.visible_marks``, ``seats.seat_change_count``); each agrees with what the
+    services give the viewer's page (``messages_for``, ``visible_orders``, ``seat_changes``)
+    for every player and the gamemaster, with private press, saves and a seat change."""
+    from calhamer.server.models import User
+    from calhamer.server.services import games, orders, press, seats
+    from calhamer.server.views import viewer_for
+
+    with served(database, database_url) as table:
+        players = {p: table.join(p) for p in ("FRANCE", "GERMANY", "ITALY")}
+        table.save("GERMANY", ["A Mun - Bur"], ready=True)
+        table.save("FRANCE", ["A Par H"])
+        for sender, to in (("FRANCE", ["GERMANY"]), ("GERMANY", []), ("ITALY", ["FRANCE"])):
+            r = table.client.post(f"/api/games/{table.id}/messages",
+                                  json={"body": "hello", "to": to}, headers=players[sender])
+            assert r.status_code == 201, r.text
+        r = table.client.post(f"/api/games/{table.id}/messages",
+                              json={"body": "from the gamemaster", "to": ["ITALY"]},
+                              headers=table.gm)
+        assert r.status_code == 201, r.text
+        table.client.post(f"/api/games/{table.id}/seats/AUSTRIA/replace", headers=table.gm)
+        with database.session() as session:
+            users = session.query(User).all()
+            checked = 0
+            for user in users:
+                viewer = viewer_for(session, table.id, user)
+                if viewer is None:
+                    continue
+                phase = games.current_phase(session, viewer.game, position=False)
+                assert press.visible_count(session, viewer) == len(
+                    press.messages_for(session, viewer))
+                assert orders.visible_marks(session, viewer, phase) == [
+                    (p, o.ready, o.updated_at)
+                    for p, o in orders.visible_orders(session, viewer, phase).items()]
+                assert seats.seat_change_count(session, viewer.game) == len(
+                    seats.seat_changes(session, viewer.game))
+                checked += 1
+            assert checked == 4  # three players and the gamemaster

@@ -55,22 +55,21 @@ def state_of(session: Session, viewer: Viewer) -> str:
     from, so that a change made before its stream connects is not missed."""
     game = viewer.game
     phase = games.current_phase(session, game, position=False)
-    messages = press.messages_for(session, viewer)
+    messages = press.visible_count(session, viewer)
     seen: list[object] = [
         phase.code, game.status, _when(game.deadline), bool(game.process_requested),
-        phase.results is not None, len(messages),
-        sorted((p, o.ready, _when(o.updated_at))
-               for p, o in orders.visible_orders(session, viewer, phase).items()),
+        phase.results is not None, messages,
+        [(p, ready, _when(at)) for p, ready, at in orders.visible_marks(session, viewer, phase)],
         # seats changing hands: how many the game log tells of (an append-only list, so a
         # new one changes the count); not their texts, which name the players (the page
         # shows them), nor the rows' ids, which count what happens in every game
-        len(seats.seat_changes(session, game)),
+        seats.seat_change_count(session, game),
     ]
     if viewer.sees_all:  # who holds each seat: the gamemaster's table
         seen.append(sorted((s.power, s.user_id or 0) for s in
                            session.query(Seat).filter(Seat.game_id == game.id)))
     digest = hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest()[:20]
-    return json.dumps({"phase": phase.code, "messages": len(messages), "state": digest})
+    return json.dumps({"phase": phase.code, "messages": messages, "state": digest})
 
 
 def snapshot(db: Database, game_id: str, user_id: int) -> str | None:

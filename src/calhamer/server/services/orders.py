@@ -227,11 +227,28 @@ def own_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> OrderSet | 
     return order_sets(session, phase).get(viewer.power)
 
 
+def _reads_all_orders(viewer: Viewer, phase: PhaseRow) -> bool:
+    """Whether the viewer may read every power's orders of the phase: the gamemaster who sees
+    all, and everyone once it is adjudicated (except in a game that hides information);
+    otherwise only their own (a seated gamemaster's too)."""
+    return viewer.sees_all or (phase.results is not None and not hides(viewer.game))
+
+
 def visible_orders(session: Session, viewer: Viewer, phase: PhaseRow) -> dict[str, OrderSet]:
-    """Orders of a phase the viewer may read: all for the gamemaster who sees all, and once
-    adjudicated for everyone (except in a game that hides information); otherwise only their
-    own (a seated gamemaster's too)."""
+    """Orders of a phase the viewer may read (:func:`_reads_all_orders`)."""
     sets = order_sets(session, phase)
-    if viewer.sees_all or (phase.results is not None and not hides(viewer.game)):
+    if _reads_all_orders(viewer, phase):
         return sets
     return {p: o for p, o in sets.items() if p == viewer.power}
+
+
+def visible_marks(session: Session, viewer: Viewer,
+                  phase: PhaseRow) -> list[tuple[str, bool, datetime]]:
+    """Each power's ready mark and time of saving among the orders the viewer may read (as
+    :func:`visible_orders`), by power: what a live page's digest needs, read as columns
+    without the orders themselves (a live page reads it after every save it may see)."""
+    query = (select(OrderSet.power, OrderSet.ready, OrderSet.updated_at)
+             .where(OrderSet.phase_id == phase.id).order_by(OrderSet.power))
+    if not _reads_all_orders(viewer, phase):
+        query = query.where(OrderSet.power == (viewer.power or ""))
+    return [(power, bool(ready), at) for power, ready, at in session.execute(query)]

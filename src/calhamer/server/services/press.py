@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case, select
+from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -91,9 +91,26 @@ def messages_for(session: Session, viewer: Viewer) -> list[Message]:
     )
     if viewer.sees_all:
         return list(rows)
+    return [m for m in rows if _may_read(viewer, m.sender, m.recipients)]
+
+
+def visible_count(session: Session, viewer: Viewer) -> int:
+    """How many messages the viewer may read (as :func:`messages_for`), read as the
+    senders and recipients alone: what a live page's digest needs after each change."""
+    if viewer.sees_all:
+        return session.scalar(select(func.count()).select_from(Message)
+                              .where(Message.game_id == viewer.game.id)) or 0
+    rows = session.execute(select(Message.sender, Message.recipients)
+                           .where(Message.game_id == viewer.game.id))
+    return sum(1 for sender, recipients in rows if _may_read(viewer, sender, recipients))
+
+
+def _may_read(viewer: Viewer, sender: str, recipients: list[str]) -> bool:
+    """Whether a player (a seated gamemaster too) may read a message: one to all, from them,
+    or to them; a gamemaster also reads what they sent as the gamemaster."""
     me = viewer.power
-    mine = {me, GM} if viewer.is_gm else {me}
-    return [m for m in rows if not m.recipients or m.sender in mine or me in m.recipients]
+    return (not recipients or sender == me or (viewer.is_gm and sender == GM)
+            or me in recipients)
 
 
 # -- conversations and read marks -----------------------------------------------------------

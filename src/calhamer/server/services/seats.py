@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from sqlalchemy import bindparam, exists, select
+from sqlalchemy import bindparam, exists, func, select
 from sqlalchemy.orm import Session, object_session
 
 from calhamer.server.models import BidSet, Event, GameRow, Message, OrderSet, PhaseRow, Seat, User
@@ -142,6 +142,12 @@ def seat_changes(session: Session, game: GameRow) -> list[Event]:
     return list(session.scalars(
         select(Event).where(Event.game_id == game.id, Event.kind.in_(SEAT_EVENTS))
         .order_by(Event.id)))
+
+
+def seat_change_count(session: Session, game: GameRow) -> int:
+    """How many entries :func:`seat_changes` holds, counted by the database."""
+    return session.scalar(select(func.count()).select_from(Event).where(
+        Event.game_id == game.id, Event.kind.in_(SEAT_EVENTS))) or 0
 
 
 def replace_player(session: Session, *, viewer: Viewer, power: str, now: datetime) -> Seat:

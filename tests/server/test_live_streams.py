@@ -202,6 +202,56 @@ def test_a_phase_judged_elsewhere_reaches_the_open_pages(database: Database,
                 assert event != "closed" and event["phase"] == "F1901M"  # type: ignore[index]
 
 
+def test_a_phase_judged_by_another_process_reaches_the_open_pages(
+        database: Database, database_url: str) -> None:
+    """A separate worker process judges the phase through an engine of its own, whose commits
+    this process's hub is not handed: on SQLite the log watcher reads the new log entry
+    within a second or so, on PostgreSQL the NOTIFY arrives; either way the open pages hear
+    of the new phase long before their streams would end (120 s here)."""
+    with served(database, database_url) as table:
+        france = table.join("FRANCE")
+        with streams(table, france, table.gm) as opened:
+            first_states(opened)
+            r = table.client.post(f"/api/games/{table.id}/control",
+                                  json={"action": "process", "phase": "S1901M"},
+                                  headers=table.gm)
+            assert r.status_code == 200, r.text
+            elsewhere = Database(database_url, sqlite_synchronous="NORMAL")
+            try:
+                process_due(elsewhere, make_settings(database_url, Clock()), "elsewhere")
+            finally:
+                elsewhere.dispose()
+            for s in opened:
+                while (event := s.next()) != "closed":
+                    assert isinstance(event, dict)
+                    if event["phase"] != "S1901M":
+                        break
+                assert event != "closed" and event["phase"] == "F1901M"  # type: ignore[index]
+
+
+def test_a_quiet_stream_sends_a_comment_to_stay_open(database: Database,
+                                                     database_url: str,
+                                                     monkeypatch: Any) -> None:
+    """A stream with nothing new sends a comment line now and then (proxies close a quiet
+    connection), and no event: the page's state is unchanged."""
+    from calhamer.server.routes import live
+
+    monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.2)
+    with served(database, database_url) as table:
+        france = table.join("FRANCE")
+        conn = http.client.HTTPConnection(*table.base.removeprefix("http://").split(":"),
+                                          timeout=PATIENCE)
+        try:
+            conn.request("GET", f"/api/games/{table.id}/events", headers=france)
+            response = conn.getresponse()
+            assert response.status == 200
+            lines = [response.readline() for _ in range(8)]
+        finally:
+            conn.close()
+    assert b": keep-alive\n" in lines, lines
+    assert sum(line.startswith(b"event: state") for line in lines) == 1, lines
+
+
 def test_a_user_keeps_at_most_four_streams(database: Database, database_url: str) -> None:
     with served(database, database_url) as table:
         france = table.join("FRANCE")

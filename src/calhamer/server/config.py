@@ -89,10 +89,12 @@ class Settings:
     # game (``live_events``), reads again after ``events_settle_seconds`` (a burst of changes
     # is read once), and ends after ``events_seconds`` (the browser then reconnects by
     # itself), so that no connection is held for ever; 0 sends the current state once and
-    # ends. At most ``events_per_user`` streams per user (one more: 429) and
-    # ``events_per_process`` in each web process (503). No stream holds a database
-    # connection while it waits.
-    events_seconds: float = 25.0
+    # ends. A quiet stream sends a comment every 20 s (``routes.live.KEEPALIVE_SECONDS``) so
+    # proxies keep it open: reconnecting costs a request and a read, which a thousand pages
+    # reconnecting every few seconds would pay all the time. At most ``events_per_user``
+    # streams per user (one more: 429) and ``events_per_process`` in each web process (503).
+    # No stream holds a database connection while it waits.
+    events_seconds: float = 600.0
     events_settle_seconds: float = 0.1
     events_per_user: int = 4
     events_per_process: int = 2000

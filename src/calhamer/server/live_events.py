@@ -13,8 +13,9 @@ thousand open pages, waking every page of a game for each save cost seven reads 
   it rolls back), to every web process. Each process keeps one listening connection (a
   thread of its own, outside the pool), not one per page.
 - On SQLite it is handed to this process's :class:`LiveHub` once the transaction commits.
-  Changes made by other processes (a separate ``calhamer worker``) are not heard; a page
-  learns of them when its stream reconnects (``Settings.events_seconds``).
+  What other processes change (a separate ``calhamer worker`` judging a phase) is heard by a
+  thread that reads the game log's new entries once a second (:class:`_LogWatcher`); a
+  SQLite database has one web process, so orders and messages are always this process's.
 
 The hub also bounds the streams: so many per user (a further one is refused, 429) and so many
 in the process (503).
@@ -101,7 +102,7 @@ class LiveHub:
         self._games: dict[str, set[Subscription]] = {}
         self._users: dict[int, int] = {}
         self._count = 0
-        self._listener: _Listener | None = None
+        self._listener: _Listener | _LogWatcher | None = None
 
     # -- streams ------------------------------------------------------------------------
 
@@ -119,9 +120,11 @@ class LiveHub:
             self._games.setdefault(game_id, set()).add(sub)
             self._users[user_id] = self._users.get(user_id, 0) + 1
             self._count += 1
-            if self.is_postgresql and self._listener is None:
-                self._listener = _Listener(self)
-                self._listener.start()
+            if self._listener is None:
+                self._listener = (_Listener(self) if self.is_postgresql
+                                  else _LogWatcher.of(self))
+                if self._listener is not None:
+                    self._listener.start()
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -232,6 +235,65 @@ class _Listener:
                 for note in _notes(conn):
                     game_id, _kind, power = [*note.payload.split(" "), "", ""][:3]
                     self.hub.notify(game_id, power or None)
+
+
+class _LogWatcher:
+    """SQLite's ear for other processes: a thread that reads, once a second, the game log's
+    entries written since it last looked (every phase judged, seat changed or control used
+    is logged) and wakes their games' streams. One small indexed query a second, whatever
+    the number of pages; an entry this process wrote wakes its game a second time, which
+    costs its pages one read and sends nothing new."""
+
+    SECONDS = 1.0
+
+    def __init__(self, hub: LiveHub, path: str) -> None:
+        self.hub = hub
+        self.path = path
+        self.ready = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="calhamer-live", daemon=True)
+
+    @classmethod
+    def of(cls, hub: LiveHub) -> _LogWatcher | None:
+        """The watcher for the hub's database file (None for a database in memory, which no
+        other process can open)."""
+        path = make_url(hub.url).database
+        if not path or path == ":memory:" or path.startswith("file::memory:"):
+            return None
+        return cls(hub, path)
+
+    def start(self) -> None:
+        """Start, and wait (briefly, once per process) until the log's last entry is known:
+        an entry written after the first stream opened must count as new."""
+        self._thread.start()
+        self.ready.wait(5.0)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import sqlite3
+
+        last: int | None = None
+        while not self._stop.is_set():
+            try:
+                with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
+                    if last is None:
+                        last = conn.execute("SELECT coalesce(max(id), 0) FROM events"
+                                            ).fetchone()[0]
+                        self.ready.set()
+                    while not self._stop.wait(self.SECONDS):
+                        rows = conn.execute("SELECT id, game_id FROM events WHERE id > ? "
+                                            "ORDER BY id", (last,)).fetchall()
+                        conn.rollback()  # end the read, so the next one sees new commits
+                        for game_id in dict.fromkeys(game for _id, game in rows):
+                            self.hub.notify(game_id)
+                        if rows:
+                            last = rows[-1][0]
+            except sqlite3.Error as exc:  # a locked or missing file: look again shortly
+                logger.warning("live notifications: %s; trying again", exc)
+                self._stop.wait(self.SECONDS)
 
 
 def _notes(conn: Any) -> Iterator[Any]:

@@ -42,7 +42,11 @@ from calhamer.server.views import Viewer, viewer_for
 api = APIRouter(prefix="/api/games/{game_id}", tags=["live"])
 pages = APIRouter(include_in_schema=False)
 
-CHECK_SECONDS = 5.0  # how often a waiting stream asks whether its reader has gone
+# How often a waiting stream sends a comment line and asks whether its reader has gone: the
+# comment keeps proxies (which close a quiet connection after a minute or so) from cutting the
+# stream, so a stream can live for ``Settings.events_seconds`` and a thousand open pages
+# do not reconnect, and pay a request and a read each, every few seconds.
+KEEPALIVE_SECONDS = 20.0
 RETRY_AFTER = 30  # seconds, for a stream refused over a bound
 
 
@@ -103,8 +107,9 @@ async def _stream(request: Request, sub: Subscription) -> AsyncIterator[str]:
                 left = until - loop.time()
                 if left <= 0 or await request.is_disconnected():
                     return
-                if await sub.wait(min(left, CHECK_SECONDS)):
+                if await sub.wait(min(left, KEEPALIVE_SECONDS)):
                     break
+                yield ": keep-alive\n\n"
             if settings.events_settle_seconds > 0:  # let a burst of changes land, read once
                 await sub.wait(settings.events_settle_seconds)
     finally:

@@ -35,7 +35,8 @@ def test_a_variant_with_options_keeps_everything_else_of_its_own() -> None:
     assert variant.name == "youngstown-redux?last_year=1910&rules=1971"
     assert type(variant).last_year == 1910 and variant.default_rules == "1971"
     assert variant.board().name == base.board().name
-    assert variant.description == base.description and type(variant).solo_needs_lead
+    assert variant.description == base.description  # type: ignore[attr-defined]
+    assert type(variant).solo_needs_lead
     # A variant written in Python (with modules) keeps its hooks.
     fog = find_variant("kriegsplomacy?draw_vote=false")
     assert fog.visibility.hidden_information and type(fog).draw_vote is False

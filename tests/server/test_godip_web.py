@@ -6,7 +6,8 @@ power owing orders submits random legal orders (chosen from the possible orders 
 the API shows it) through the orders route, marked ready; the worker then adjudicates. Games
 play until the judge ends them or two years in (the library plays each to its end or 1950:
 tests/test_godip_boards.py and tests/test_godip_end_to_end.py), and the web judge's record of
-every phase is adjudicated again by the library, which must agree. Three games are played
+every phase is adjudicated again by the library, which must agree (each game to its end, a
+solo or 1950: tests/server/test_godip_web_to_the_end.py). Three games are played
 through the routes to their solo (one power plays the greedy bot, the others hold). A second
 game of each variant leaves every order to the worker's civil disorder, with deadlines that
 pass.

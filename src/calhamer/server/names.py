@@ -1,9 +1,10 @@
 """Names that come from the web: the variant a game is played under, and the names people
 choose (display names, game names).
 
-A variant name from the web is only ever a name: a shipped variant's (or alias), a variant
-composed from rule modules on one of the judge's own boards (``standard+fog?rules=2000``),
-or the name an uploaded variant file was turned into. The library also takes paths of
+A variant name from the web is only ever a name: a shipped variant's (or alias), perhaps with
+options (``standard?draw_vote=false``), a variant composed from rule modules on one of the
+judge's own boards (``standard+fog?rules=2000``), or the name an uploaded variant file was
+turned into. The library also takes paths of
 variant and map files; the web judge never lets one reach it, so no answer can tell whether
 a file exists on the server (:func:`variant_name_problem`).
 
@@ -31,8 +32,8 @@ def accepted_variants() -> str:
 
     return (f"a variant is one of the judge's own ({', '.join(variant_names())}), a variant "
             f"composed on one of its boards as board+module+... ({', '.join(shipped_boards())}; "
-            f"modules: {', '.join(module_names())}), or a variant file uploaded on the "
-            "new-game form")
+            f"modules: {', '.join(module_names())}), either followed by options "
+            "(standard?draw_vote=false), or a variant file uploaded on the new-game form")
 
 
 def variant_name_problem(text: str) -> str | None:
@@ -46,7 +47,9 @@ def variant_name_problem(text: str) -> str | None:
 
     name = text.strip()
     if "+" not in name:
-        if _PLAIN_NAME.fullmatch(name):
+        # A plain name, or one with options (standard?draw_vote=false): the options are the
+        # library's to check, and name no file.
+        if _PLAIN_NAME.fullmatch(name.partition("?")[0].strip()):
             return None  # looked up in the registry only (unknown: the registry says so)
         return f"{name!r} is not a variant name: {accepted_variants()}"
     # The board as the library reads it (composition.parse_spec), before it is ever read.

@@ -137,12 +137,24 @@ def find_variant(name: str | Variant) -> Variant:
 
     A variant object is returned as it is. Variants hold no state, so one instance of each is
     shared. A name may also be a composed variant's text (``standard-dp+fog+neutrals``, see
-    :mod:`calhamer.variants.composition`) or the path of a variant file (``*.toml``).
+    :mod:`calhamer.variants.composition`) or the path of a variant file (``*.toml``), and any
+    of these may be followed by options (``standard?draw_vote=false``,
+    ``youngstown-redux?last_year=1910&rules=1971``: the variant with those options, see
+    :func:`calhamer.variants.composition.with_options`).
     """
     if isinstance(name, Variant):
         return name
     found = _FOUND.get(name)
     if found is not None:
+        return found
+    base_text, question, query = name.partition("?")
+    if question and "+" not in base_text:
+        # A variant's name (or a variant file's path) with options: standard?draw_vote=false.
+        from calhamer.variants import composition
+
+        found = composition.with_options(find_variant(base_text.strip()), query, name,
+                                         presets=all_variants)
+        _FOUND.put(name, found)
         return found
     if "+" in name or name.strip().lower().endswith(".toml"):
         from calhamer.variants import composition

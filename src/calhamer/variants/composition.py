@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from calhamer.map import Map
 
 __all__ = ["MODULES", "REFUSES_EDITION", "VariantSpec", "compose", "find_module",
-           "load_variant_file", "module_names", "parse_spec", "spec_of"]
+           "load_variant_file", "module_names", "parse_spec", "spec_of", "with_options"]
 
 # The rule modules by name, in the order they are combined: the first is outermost (its
 # hooks run first and call the next ones' through ``super()``). Fog comes first, since it
@@ -185,17 +185,23 @@ def parse_spec(text: str) -> VariantSpec:
     if board.lower().endswith(".toml") and not Path(board).is_absolute() \
             and Path(board).is_file():
         board = str(Path(board).resolve())  # a game file then finds it from anywhere
+    options, rules = _parse_query(query, text)
+    return VariantSpec.of(board, modules, options, rules)
+
+
+def _parse_query(query: str, text: str) -> tuple[dict[str, Any], str | None]:
+    """The options and the edition (``rules=``) of a name's ``?name=value&...`` part."""
     options: dict[str, Any] = {}
     rules = None
     for part in filter(None, query.split("&")):
         key, eq, value = part.partition("=")
-        if not eq:
+        if not eq or not key.strip():
             raise CalhamerError(f"{text!r}: option {part!r} has no value (write name=value)")
         if key.strip() == "rules":
-            rules = value.strip()
+            rules = value.strip() or None
         else:
             options[key.strip()] = _option_value(value)
-    return VariantSpec.of(board, modules, options, rules)
+    return options, rules
 
 
 def spec_of(variant: Variant) -> VariantSpec | None:
@@ -302,6 +308,77 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     _COMPOSED.put(key, made)
     found = made
     return found
+
+
+def with_options(base: Variant, query: str, text: str,
+                 presets: Presets | None = None) -> Variant:
+    """``base`` (a variant found by its name) with the options of ``query``, the part after
+    ``?`` of a name like ``standard?draw_vote=false`` or ``youngstown-redux?last_year=1910``:
+    options of the rules vocabulary or of the variant's modules, and ``rules=`` for the
+    edition. The variant keeps everything else of its own (its Python hooks, a shipped file's
+    description); it is named ``<base name>?<the options changed, in canonical order>``, which
+    :func:`calhamer.variants.find_variant` reads back to the same variant. Options equal to
+    the variant's own are left out of the name, so ``standard?draw_vote=true`` is the standard
+    game. A composed variant (``board+module...``) takes them into its spec instead. Raises
+    :class:`CalhamerError` with the reason for an option nobody takes or a bad value."""
+    given, rules = _parse_query(query, text)
+    cls = type(base)
+    spec = spec_of(base)
+    if spec is not None and "+" in base.name:  # a composed variant's name is its spec
+        merged = {**dict(spec.options), **given}
+        return compose(VariantSpec.of(spec.board, spec.modules, merged, rules or spec.rules),
+                       presets)
+    board = base.board()
+    checked = _checked_options(cls.modules, given, board)
+    changed = {k: v for k, v in checked.items() if v != getattr(cls, k)}
+    edition = (rules or "").strip().lower() or None
+    if edition is not None:
+        from calhamer.rules import find_rules
+
+        if edition == cls.default_rules:
+            edition = None
+        else:
+            find_rules(edition)  # an unknown edition is refused here, not at the first phase
+            for module in cls.modules:
+                if module.module_name in REFUSES_EDITION:
+                    raise CalhamerError(f"{base.name} cannot be played with a rule edition: "
+                                        + REFUSES_EDITION[module.module_name])
+    if not changed and edition is None:
+        return base
+    query_parts = [f"{k}={_option_text(_canonical(given[k]))}" for k in sorted(changed)]
+    if edition is not None:
+        query_parts.append(f"rules={edition}")
+    key = f"{base.name}?{'&'.join(query_parts)}"
+    found = _COMPOSED.get(key)
+    if found is not None:
+        return found
+    attrs: dict[str, Any] = dict(changed)
+    attrs.update(
+        name=key,
+        aliases=(),
+        title=f"{base.title} ({', '.join(query_parts)})",
+        __module__=__name__,
+        __doc__=f"The variant {base.name} with options: {', '.join(query_parts)}.",
+        __reduce__=_reduce_named,  # it travels to another process as its name
+    )
+    if edition is not None:
+        attrs["default_rules"] = edition
+    made_cls = type(cls.__name__, (cls,), attrs)
+    for module in cls.modules:
+        problem = module.board_problem.__func__(made_cls, board)  # type: ignore[attr-defined]
+        if problem is not None:
+            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
+    made = made_cls()
+    made.board()  # the board as the options change it: a problem is told now, not in play
+    _COMPOSED.put(key, made)
+    return made
+
+
+def _reduce_named(variant: Variant) -> tuple[Any, ...]:
+    """How a variant with options is pickled: its name, found again there."""
+    from calhamer.variants import find_variant
+
+    return (find_variant, (variant.name,))
 
 
 def _reduce_composed(variant: Variant) -> tuple[Any, ...]:

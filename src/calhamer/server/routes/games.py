@@ -123,7 +123,8 @@ def api_game_now(viewer: ApiViewer, session: SessionDep) -> GameNowOut:
     }
     last = None
     if phase.index > 0:
-        last = games.phases_of(session, viewer.game)[phase.index - 1].code
+        previous = games.phase_at(session, viewer.game, phase.index - 1, position=False)
+        last = previous.code if previous is not None else None
     changes = [SeatChangeOut(at=e.at, text=e.detail)
                for e in seats.seat_changes(session, viewer.game)]
     return GameNowOut(game=present.game_out(session, viewer, phase),
@@ -292,7 +293,8 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
     if common.takes_bids(game) and position.phase.is_movement:
         context["bids"] = bids_context(session, viewer, phase)
     if phase.index > 0:
-        previous = games.phases_of(session, game)[phase.index - 1]
+        previous = games.phase_at(session, game, phase.index - 1)
+        assert previous is not None  # phases are numbered from 0 without a gap
         context["last"] = last = results.phase_result(session, viewer, previous)
         context["result_rows"] = play.result_rows(
             last, {p.code: p.name for p in (*position.map.powers, *position.map.minor_powers)})

@@ -391,6 +391,14 @@ def current_phase(session: Session, game: GameRow, *, position: bool = True) -> 
     return row
 
 
+def phase_at(session: Session, game: GameRow, index: int, *,
+             position: bool = True) -> PhaseRow | None:
+    """The game's phase number ``index`` (None for one it has not had), read alone: a page or
+    route that needs the phase before the current one does not read every phase of a long
+    game (``position=False`` as for :func:`current_phase`)."""
+    return session.scalars(_PHASE[position], {"game_id": game.id, "index": index}).first()
+
+
 def phases_of(session: Session, game: GameRow) -> list[PhaseRow]:
     """The game's phases, first to current."""
     return list(session.scalars(

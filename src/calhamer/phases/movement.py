@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -13,7 +12,6 @@ from calhamer.adjudicator import (
     SUPPORT,
     MovementResolver,
     OrderTable,
-    power_numbers,
     resolve_movement,
 )
 from calhamer.errors import OrderError
@@ -103,11 +101,9 @@ class MovementReading:
     province, the first entry of each unit given some legal order (None for the others;
     ``more`` any others).
 
-    Given the rules, the reading also fills the phase's :class:`OrderTable` as it takes each
-    legal order (:meth:`order_table` hands it over), rather than having the table read every
-    order again. A unit given clashing orders, orders replaced (a variant's
-    :meth:`~calhamer.variant.Variant.unit_orders`), or a power the map does not number leave
-    the table to be built from ``legal`` instead.
+    The phase's :class:`OrderTable` is built from ``legal`` in one pass once every order is
+    in (:meth:`order_table`): one loop over the legal orders costs less than entering each
+    as it is taken.
     """
 
     def __init__(self, position: Position, rules: Rules | None = None) -> None:
@@ -129,12 +125,7 @@ class MovementReading:
             notation.parse_order is Notation.parse_order
             and notation.format_order is Notation.format_order
         )
-        # The table being filled (None when it is to be built from ``legal``), its units
-        # placed as their orders are taken.
-        self.table: OrderTable | None = None
-        if rules is not None:
-            self.table = OrderTable(position, {}, rules, place_units=False)
-        self.numbers = power_numbers(self.map)
+        self.rules = rules  # the rules the phase is judged by, where known
 
     def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
         """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
@@ -161,8 +152,6 @@ class MovementReading:
         else:
             power = m.find_power(raw_power) or raw_power.upper()
         self.powers[power] = None
-        if self.table is not None and self.numbers.get(power, -1) == -1:
-            self.table = None  # a power the map does not number
         return power
 
     def _entry(self, power: str, item: Any) -> Entry:
@@ -189,19 +178,15 @@ class MovementReading:
             entry.order = checked
         province = self.map.loc_province[checked.loc]
         if replace and self.ordered[province] is not None:
-            self._replace(province, entry, checked)  # the table is built from ``legal``
-            self.table = None
+            self._replace(province, entry, checked)
         elif province not in self.legal:
             # (Replacing nothing, an order of a unit no player commands is taken as any other.)
             self.legal[province] = checked
             self.ordered[province] = entry
-            if self.table is not None and not self._enter(self.table, province, checked):
-                self.table = None
         else:
             self.more.setdefault(province, []).append(entry)
             if self.legal[province] != checked:
-                self.clashes.add(province)
-                self.table = None  # the unit holds: the table is built from ``legal``
+                self.clashes.add(province)  # the unit holds
 
     def _legal_as_given(self, quick: QuickChecks, power: str, order: Order) -> bool:
         """Whether ``order`` is one of the usual orders, legal exactly as given, settled by
@@ -245,43 +230,9 @@ class MovementReading:
         # full check to judge.
         return supported is None or supported.type != ARMY or into in m.army_adjacent[target]
 
-    def _enter(self, table: OrderTable, province: int, checked: Order) -> bool:
-        """Enter in ``table`` a legal order (False: the table cannot take it, and is to be
-        built from ``legal``)."""
-        unit = self.units.get(province)
-        number = -1 if unit is None else self.numbers.get(unit.power, -1)
-        if unit is None or number == -1:
-            return False
-        table.owner[province] = number
-        table.unit_type[province] = unit.type
-        table.kind[province] = HOLD
-        table.read_order(province, checked)
-        return True
-
     def order_table(self, rules: Rules) -> OrderTable:
-        """The phase's :class:`OrderTable` of ``legal``: the one filled as the orders were
-        read, or one built from ``legal`` (the same table either way)."""
-        table, self.table = self.table, None  # handed over once
-        if table is not None and table.rules is rules:
-            units = self.position.units
-            if len(self.legal) == len(units) or self._place_rest(table, units):
-                table.finish()
-                return table
+        """The phase's :class:`OrderTable` of ``legal``, built in one pass."""
         return OrderTable(self.position, self.legal, rules)
-
-    def _place_rest(self, table: OrderTable, units: Mapping[int, Unit]) -> bool:
-        """Place the units given no legal order, as holds (False: a power the map does not
-        number, for which the table numbers the powers its own way)."""
-        kind, owner, unit_type, numbers = table.kind, table.owner, table.unit_type, self.numbers
-        for province, unit in units.items():
-            if kind[province] == EMPTY:
-                number = numbers.get(unit.power, -1)
-                if number == -1:
-                    return False
-                owner[province] = number
-                unit_type[province] = unit.type
-                kind[province] = HOLD
-        return True
 
     def _read(self, power: str, text: str) -> Entry:
         """The entry of an order given as text (``given`` None if it cannot be read)."""

@@ -278,9 +278,7 @@ class OrderTable:
 
     def route_fleets(self, p: int, usable: Iterable[int]) -> bool:
         """Whether the fleets ``usable`` chain army ``p`` from its province to its target."""
-        near = self.map.province_fleet_adjacent
-        target = self.dest[p]
-        return any(target in near[f] for f in self.map.seas_reached(p, frozenset(usable)))
+        return self.map.sea_route(p, frozenset(usable), self.dest[p])
 
     def necessary_fleets(self, p: int) -> set[int]:
         """Fleets without which army ``p`` has no convoy route (used by the 2000 paradox rule)."""
@@ -342,11 +340,10 @@ def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[i
     """The fleets among ``fleets`` that connect to both army ``p``'s origin and its target."""
     m = table.map
     pool = frozenset(fleets)
-    from_origin = m.seas_reached(p, pool)
     target = table.dest[p]
-    near = m.province_fleet_adjacent
-    if not any(target in near[f] for f in from_origin):
+    if not m.sea_route(p, pool, target):
         return []  # no route at all
+    from_origin = m.seas_reached(p, pool)
     to_target = m.seas_reached(target, pool)
     return [f for f in fleets if f in from_origin and f in to_target]
 

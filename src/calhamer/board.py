@@ -301,6 +301,19 @@ class Map:
             found = memo[key] = frozenset(seen)
         return found
 
+    def sea_route(self, origin: ProvinceId, seas: frozenset[ProvinceId], dest: ProvinceId) -> bool:
+        """Whether a chain of ``seas``, starting next to ``origin``, gets to a sea next to
+        ``dest`` (a convoy route through them). Remembered per map, as :meth:`seas_reached`."""
+        key = (origin, seas, dest)
+        memo = self._route_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _SEAS_MEMO_LIMIT:
+                memo.clear()
+            near = self.province_fleet_adjacent
+            found = memo[key] = any(dest in near[sea] for sea in self.seas_reached(origin, seas))
+        return found
+
     def fleet_destinations(self, loc: Location, province: ProvinceId) -> tuple[Location, ...]:
         """The locations of ``province`` that a fleet at ``loc`` can move to."""
         return tuple(d for d in self.fleet_adjacent[loc] if self.loc_province[d] == province)
@@ -376,6 +389,7 @@ class Map:
         object.__setattr__(self, "convoy_spaces", frozenset(
             p for p, convoys in enumerate(self.convoy_space) if convoys))
         object.__setattr__(self, "_seas_memo", {})
+        object.__setattr__(self, "_route_memo", {})
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
     _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
@@ -397,6 +411,9 @@ class Map:
     convoy_spaces: frozenset[ProvinceId] = field(init=False, repr=False)
     # :meth:`seas_reached`'s answers, by origin and seas.
     _seas_memo: dict[tuple[ProvinceId, frozenset[ProvinceId]], frozenset[ProvinceId]] = field(
+        init=False, repr=False)
+    # :meth:`sea_route`'s answers, by origin, seas and destination.
+    _route_memo: dict[tuple[ProvinceId, frozenset[ProvinceId], ProvinceId], bool] = field(
         init=False, repr=False)
     _minor_codes: frozenset[str] = field(init=False, repr=False)
     # Whether some great power has a solo target of its own (``[powers.X] victory_centers``).

@@ -39,12 +39,11 @@ def sea_route_exists(
     """
     if m.provinces[dest].terrain is not Terrain.COAST:
         return False
-    near = m.province_fleet_adjacent
     pool = m.convoy_spaces if seas is None else frozenset(seas)
     if dest in pool or (avoid is not None and avoid in pool):
         # (a coast that convoys is never a step of a route to itself)
         pool = pool.difference((dest, avoid))
-    return any(dest in near[sea] for sea in m.seas_reached(origin, pool))
+    return m.sea_route(origin, pool, dest)
 
 
 # The last position :func:`fleet_seas` was asked about, and its answer: the orders of one

@@ -16,7 +16,7 @@ from calhamer.adjudicator import (
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import Notation, canonical_movement_order
+from calhamer.notation import Notation, canonical_movement_order, canonical_texts_read
 from calhamer.orders import AnyOrder, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution, Result
@@ -126,6 +126,8 @@ class MovementReading:
             and notation.format_order is Notation.format_order
         )
         self.rules = rules  # the rules the phase is judged by, where known
+        # The canonical reader's memo of this map (texts in calhamer's own form already read).
+        self.memo = canonical_texts_read(self.map) if self.canonical_reader else None
 
     def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
         """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
@@ -158,6 +160,12 @@ class MovementReading:
         """The entry of one order given, as text or as an order (invalid already if it cannot
         be read, or is no movement order)."""
         if isinstance(item, str):
+            # Canonical text read before on this map (a game repeats its orders): the memo's
+            # look-up, done here rather than through _read (as _read does it).
+            known = self.memo.get(item) if self.memo is not None else None
+            if known is not None:
+                source = _READ if item.endswith(" VIA") else _READ_EXACTLY
+                return Entry(power, item, known, known, None, source)
             entry = self._read(power, item)
         else:
             entry = Entry(power, "", item, item, None, _GIVEN_AS_ORDER)
@@ -287,7 +295,10 @@ class MovementReading:
                 verdict, reason = self._outcome(explain, entry)
             else:
                 verdict, reason = INVALID, entry.reason
-            text, canonical = self._texts(entry)
+            if entry.source == _READ_EXACTLY and entry.order is entry.given:
+                text = canonical = entry.text  # (as _texts words it, without the call)
+            else:
+                text, canonical = self._texts(entry)
             results[entry.power].append(
                 OrderResult(entry.power, text, canonical, verdict, reason, entry.order))
         units = self.position.units

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -290,9 +291,10 @@ class MovementReading:
         """Every order's result, worded now: the entries' in the order given, then a hold for
         each unit given no legal order."""
         results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
+        verdict_of = self._verdicts(explain)
         for entry in self.entries:
             if entry.reason is None:
-                verdict, reason = self._outcome(explain, entry)
+                verdict, reason = verdict_of(entry.order)
             else:
                 verdict, reason = INVALID, entry.reason
             if entry.source == _READ_EXACTLY and entry.order is entry.given:
@@ -313,22 +315,29 @@ class MovementReading:
                     unit.power, "", canonical, verdict, f"{reason} (no valid order given)"))
         return results
 
-    def _outcome(self, explain: Explainer, entry: Entry) -> tuple[Result, str]:
-        """The verdict on a standing order and its reason. The usual outcomes (a move made, a
-        hold kept, a support given, none of them dislodged or void) are worded here as the
-        explainer words them; the explainer words the rest."""
-        order = cast(Order, entry.order)  # (it stands)
-        p = self.map.loc_province[order.loc]
-        k = explain.t.kind[p]
-        if k == MOVE:
-            if explain.r.resolution[p] and p not in explain.dislodged_at:
-                return SUCCEEDS, "moves"
-        elif k == HOLD:
-            if p not in explain.dislodged_at and p not in explain.t.void:
-                return SUCCEEDS, "holds"
-        elif k == SUPPORT and explain.r.resolution[p]:
-            return SUCCEEDS, "support given"
-        return explain.result(p)
+    def _verdicts(self, explain: Explainer) -> Callable[[Any], tuple[Result, str]]:
+        """The verdict on a standing order and its reason, as a function of the order. The
+        usual outcomes (a move made, a hold kept, a support given, none of them dislodged or
+        void) are worded here as the explainer words them, from its tables read once; the
+        explainer words the rest (bounces, cuts, convoys, dislodgements)."""
+        loc_province = self.map.loc_province
+        kind, void, resolution = explain.t.kind, explain.t.void, explain.r.resolution
+        dislodged_at, explained = explain.dislodged_at, explain.result
+
+        def verdict(order: Order) -> tuple[Result, str]:
+            p = loc_province[order.loc]
+            k = kind[p]
+            if k == MOVE:
+                if resolution[p] and p not in dislodged_at:
+                    return SUCCEEDS, "moves"
+            elif k == HOLD:
+                if p not in dislodged_at and p not in void:
+                    return SUCCEEDS, "holds"
+            elif k == SUPPORT and resolution[p]:
+                return SUCCEEDS, "support given"
+            return explained(p)
+
+        return verdict
 
     def _texts(self, entry: Entry) -> tuple[str, str]:
         """An entry's text as given and its canonical text (the order as it stands)."""

@@ -211,13 +211,16 @@ class MovementReading:
         cls = type(order)
         if cls is Hold:
             return True
+        # Taken loosely and named again with the class it was found to be: no call (``cast``
+        # is one in plain Python), and compiled, its fields are then read natively.
+        found: Any = order
         if cls is Move:
-            move = cast(Move, order)
+            move: Move = found
             if unit.type == ARMY:
                 return move.dest in quick.army_moves[loc]
             return not move.via_convoy and move.dest in quick.fleet_moves[loc]
         if cls is Support:
-            return self._support_legal(quick, unit, here, cast(Support, order))
+            return self._support_legal(quick, unit, here, found)
         return False
 
     def _support_legal(self, quick: QuickChecks, unit: Unit, here: int, order: Support) -> bool:

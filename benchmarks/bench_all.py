@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
-import gc
 import io
 import os
 import pstats
@@ -37,7 +36,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +96,7 @@ if __name__ == "__main__":
 
 # calhamer is imported only once the build to measure is known (above).
 import bench_movement as bm  # noqa: E402
+from timing import cpu  # noqa: E402  (CPU time, the collector off: shared with the others)
 
 import calhamer  # noqa: E402
 from calhamer.bots import BotView, greedy_policy  # noqa: E402
@@ -234,19 +233,6 @@ class Diplomacy:
 
 
 # -- timing -----------------------------------------------------------------------------------
-
-
-def cpu(fn: Callable[[], object]) -> float:
-    """CPU seconds of one call, the garbage collector off as in :mod:`timeit`."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.process_time()
-        fn()
-        return time.process_time() - start
-    finally:
-        if was:
-            gc.enable()
 
 
 @dataclass

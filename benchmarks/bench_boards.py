@@ -22,13 +22,12 @@ process's CPU time:
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from timing import timed  # (benchmarks/timing.py: run as a script, its folder is on the path)
 
 from calhamer import Position, adjudicate
 from calhamer.map import load_map
@@ -38,16 +37,6 @@ from calhamer.render import geometry_for, render_svg
 
 LOADED = ["standard", "dpjudge/youngstown", "godip/youngstown-redux", "godip/twenty-twenty"]
 DRAWN = ["dpjudge/youngstown", "godip/youngstown-redux", "godip/twenty-twenty"]
-
-
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median and best CPU time of ``repeat`` calls, in milliseconds."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append((time.process_time() - t) * 1000)
-    return statistics.median(times), min(times)
 
 
 def _load(name: str) -> None:

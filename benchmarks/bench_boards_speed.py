@@ -20,12 +20,11 @@ See ``benchmarks/README.md`` ("Variant boards") for the figures measured.
 from __future__ import annotations
 
 import argparse
-import gc
 import random
-import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from timing import median_cpu  # (benchmarks/timing.py: its folder is on the path)
 
 from calhamer import Game
 from calhamer.bots import BotView, greedy_policy
@@ -85,34 +84,22 @@ def record(variant: str, games: int, years: int, seed: int) -> Recorded:
     return out
 
 
-def cpu(fn: Callable[[], object]) -> float:
-    """CPU seconds of one call, the garbage collector off."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.process_time()
-        fn()
-        return time.process_time() - start
-    finally:
-        if was:
-            gc.enable()
-
-
 def time_kind(recorded: Recorded, kind: str, repeats: int) -> float:
     """Median CPU seconds to adjudicate every recorded phase of ``kind`` once."""
     rules = recorded.rules
-    runs = []
-    for _ in range(repeats):
+
+    def prepare() -> Callable[[], object]:
         inputs = [(p.replace(units=dict(p.units), centers=dict(p.centers)),
                    {power: list(given) for power, given in orders.items()})
                   for p, orders in recorded.phases[kind]]
 
-        def run(inputs: list[tuple[Position, dict[str, list[AnyOrder]]]] = inputs) -> None:
+        def run() -> None:
             for position, orders in inputs:
                 adjudicate(position, orders, rules)
 
-        runs.append(cpu(run))
-    return statistics.median(runs)
+        return run
+
+    return median_cpu(prepare, repeats)
 
 
 KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}

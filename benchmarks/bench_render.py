@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import timed  # (benchmarks/timing.py: run as a script, its folder is on the path)
 
 from calhamer import Position, adjudicate
 from calhamer.formats import position_from_json
@@ -30,16 +30,6 @@ from calhamer.views import power_view
 MID_GAME = json.loads(
     (Path(__file__).resolve().parents[1] / "examples" / "fall-1903.json").read_text())
 ORDERS: dict[str, list[str]] = MID_GAME.pop("orders")
-
-
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median and best CPU time of ``repeat`` calls, in milliseconds."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append((time.process_time() - t) * 1000)
-    return statistics.median(times), min(times)
 
 
 def _large_drawn_board() -> tuple[Position, object] | None:

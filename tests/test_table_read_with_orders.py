@@ -1,11 +1,9 @@
-"""The order table filled while the orders are read, held to the table built from them.
+"""The reading's order table, held to the table built from the legal orders.
 
-Given the rules, :class:`MovementReading` enters each legal order in the phase's
-:class:`OrderTable` as it takes it (the usual ones from what their quick checks found), and
-:meth:`MovementReading.order_table` hands that table over. It must be the very table that
-``OrderTable(position, legal, rules)`` builds from the legal orders, whatever order the orders
-came in, under every edition; and clashes, orders replacing orders given, and powers the map
-does not number still leave the table to be built the long way.
+:meth:`MovementReading.order_table` hands over the phase's :class:`OrderTable`. It must be the
+very table that ``OrderTable(position, legal, rules)`` builds from the legal orders, whatever
+order the orders came in, under every edition, and after clashes, orders replacing orders
+given, and powers the map does not number.
 """
 
 from __future__ import annotations
@@ -51,12 +49,9 @@ def assert_same_tables(position: Position, orders: dict[str, list[Any]]) -> None
         note(f"edition {edition}")
         rules = find_rules(edition)
         reading = read(position, orders, rules)
-        filled = reading.table is not None
         table = reading.order_table(rules)
         long_way = OrderTable(position, reading.legal, rules)
         assert contents(table) == contents(long_way)
-        if not reading.clashes and not reading.more and set(reading.powers) <= set(M.power_codes):
-            assert filled  # the table was filled as the orders were read
         # The same table whatever order the orders came in.
         shuffled: dict[str, list[Any]] = {}
         for power in reversed(list(orders)):
@@ -67,7 +62,7 @@ def assert_same_tables(position: Position, orders: dict[str, list[Any]]) -> None
 
 @SETTINGS
 @given(case=movement_positions(), data=st.data())
-def test_the_table_filled_while_reading_is_the_table_of_the_legal_orders(
+def test_the_reading_table_is_the_table_of_the_legal_orders(
     case: Case, data: st.DataObject
 ) -> None:
     orders = as_dict(data.draw(movement_orders(case.position), label="orders"))
@@ -107,30 +102,27 @@ def test_orders_in_any_order_fill_the_same_table() -> None:
         rng.shuffle(powers)
         shuffled = {p: rng.sample(texts[p], len(texts[p])) for p in powers}
         reading = read(position, shuffled, rules)
-        assert reading.table is not None
         assert contents(reading.order_table(rules)) == expected
 
 
-def test_clashes_replacements_and_unknown_powers_build_the_table_from_the_legal_orders() -> None:
+def test_clashes_replacements_and_unknown_powers_give_the_table_of_the_legal_orders() -> None:
     rules = find_rules(None)
     position = Position.initial("standard")
     army = ARMY
     paris, burgundy = M.loc("PAR"), M.loc("BUR")
     # A unit given two different orders holds (DATC 4.D.3).
     clash = read(position, {"FRANCE": [Move(army, paris, burgundy), Hold(army, paris)]}, rules)
-    assert clash.table is None and M.province_of(M.loc("PAR")) not in clash.legal
+    assert M.province_of(M.loc("PAR")) not in clash.legal
     assert contents(clash.order_table(rules)) == contents(
         OrderTable(position, clash.legal, rules))
     # Orders replacing those given (a variant's units no player commands).
     replaced = read(position, {"FRANCE": [Move(army, paris, burgundy)]}, rules)
     replaced.add("FRANCE", [Hold(army, paris)], replace=True)
-    assert replaced.table is None
     assert contents(replaced.order_table(rules)) == contents(
         OrderTable(position, replaced.legal, rules))
     # Orders for units given none are taken as any other (a DP variant's neutrals).
     added = read(position, {"FRANCE": [Move(army, paris, burgundy)]}, rules)
     added.add("FRANCE", [Hold(army, M.loc("MAR"))], replace=True)
-    assert added.table is not None
     assert contents(added.order_table(rules)) == contents(
         OrderTable(position, added.legal, rules))
     # A unit of a power the map does not name: the table numbers the powers its own way.

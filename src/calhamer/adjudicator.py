@@ -278,10 +278,7 @@ class OrderTable:
 
     def route_fleets(self, p: int, usable: Iterable[int]) -> bool:
         """Whether the fleets ``usable`` chain army ``p`` from its province to its target."""
-        near = self.map.province_fleet_adjacent
-        target = self.dest[p]
-        pool = set(usable)
-        return self.map.sea_chain(p, pool.__contains__, lambda f: target in near[f])
+        return self.map.sea_route(p, frozenset(usable), self.dest[p])
 
     def necessary_fleets(self, p: int) -> set[int]:
         """Fleets without which army ``p`` has no convoy route (used by the 2000 paradox rule)."""
@@ -341,16 +338,14 @@ def _add(table: list[list[int]], key: int, value: int) -> None:
 
 def fleets_on_some_route(table: OrderTable, p: int, fleets: list[int]) -> list[int]:
     """The fleets among ``fleets`` that connect to both army ``p``'s origin and its target."""
-    if not table.route_fleets(p, fleets):
-        return []
     m = table.map
-    return [
-        f for f in fleets if _reaches(m, p, f, fleets) and _reaches(m, table.dest[p], f, fleets)
-    ]
-
-
-def _reaches(m: Map, coast: int, fleet: int, fleets: list[int]) -> bool:
-    return m.sea_chain(coast, set(fleets).__contains__, fleet.__eq__)
+    pool = frozenset(fleets)
+    target = table.dest[p]
+    if not m.sea_route(p, pool, target):
+        return []  # no route at all
+    from_origin = m.seas_reached(p, pool)
+    to_target = m.seas_reached(target, pool)
+    return [f for f in fleets if f in from_origin and f in to_target]
 
 
 def resolve_movement(

@@ -277,6 +277,43 @@ class Map:
                     queue.append(nxt)
         return False
 
+    def seas_reached(
+        self, origin: ProvinceId, seas: frozenset[ProvinceId]
+    ) -> frozenset[ProvinceId]:
+        """The provinces of ``seas`` that a chain of them, starting next to ``origin``, gets
+        to: :meth:`sea_chain`'s question answered once for every target. Remembered per map
+        (a phase asks it again and again: the orders' checks, the resolver's convoy paths,
+        the results' wording, and the next phases' games)."""
+        key = (origin, seas)
+        memo = self._seas_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _SEAS_MEMO_LIMIT:
+                memo.clear()  # a long run of different fleets: start again
+            near = self.province_fleet_adjacent
+            todo = [p for p in near[origin] if p in seas]
+            seen = set(todo)
+            while todo:
+                for nxt in near[todo.pop()]:
+                    if nxt in seas and nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            found = memo[key] = frozenset(seen)
+        return found
+
+    def sea_route(self, origin: ProvinceId, seas: frozenset[ProvinceId], dest: ProvinceId) -> bool:
+        """Whether a chain of ``seas``, starting next to ``origin``, gets to a sea next to
+        ``dest`` (a convoy route through them). Remembered per map, as :meth:`seas_reached`."""
+        key = (origin, seas, dest)
+        memo = self._route_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _SEAS_MEMO_LIMIT:
+                memo.clear()
+            near = self.province_fleet_adjacent
+            found = memo[key] = any(dest in near[sea] for sea in self.seas_reached(origin, seas))
+        return found
+
     def fleet_destinations(self, loc: Location, province: ProvinceId) -> tuple[Location, ...]:
         """The locations of ``province`` that a fleet at ``loc`` can move to."""
         return tuple(d for d in self.fleet_adjacent[loc] if self.loc_province[d] == province)
@@ -349,6 +386,10 @@ class Map:
             p.victory_centers is not None for p in self.powers))
         object.__setattr__(self, "convoy_space", tuple(
             p.terrain is Terrain.SEA or p.convoys for p in self.provinces))
+        object.__setattr__(self, "convoy_spaces", frozenset(
+            p for p, convoys in enumerate(self.convoy_space) if convoys))
+        object.__setattr__(self, "_seas_memo", {})
+        object.__setattr__(self, "_route_memo", {})
 
     _coast_locs: tuple[tuple[Location, ...], ...] = field(init=False, repr=False)
     _fleet_adjacent_provinces: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
@@ -366,12 +407,24 @@ class Map:
     province_fleet_adjacent: tuple[frozenset[ProvinceId], ...] = field(init=False, repr=False)
     # Whether a fleet in each province may convoy (seas, and coasts marked ``convoys``).
     convoy_space: tuple[bool, ...] = field(init=False, repr=False)
+    # The same, as the set of the provinces where a fleet may convoy.
+    convoy_spaces: frozenset[ProvinceId] = field(init=False, repr=False)
+    # :meth:`seas_reached`'s answers, by origin and seas.
+    _seas_memo: dict[tuple[ProvinceId, frozenset[ProvinceId]], frozenset[ProvinceId]] = field(
+        init=False, repr=False)
+    # :meth:`sea_route`'s answers, by origin, seas and destination.
+    _route_memo: dict[tuple[ProvinceId, frozenset[ProvinceId], ProvinceId], bool] = field(
+        init=False, repr=False)
     _minor_codes: frozenset[str] = field(init=False, repr=False)
     # Whether some great power has a solo target of its own (``[powers.X] victory_centers``).
     own_targets: bool = field(init=False, repr=False)
 
 
 COAST_NAMES = {"NC": "North Coast", "SC": "South Coast", "EC": "East Coast", "WC": "West Coast"}
+
+# Answers :meth:`Map.seas_reached` keeps per map before it starts again (a standard game
+# asks a few hundred different questions in all).
+_SEAS_MEMO_LIMIT = 8192
 
 _NAME_JUNK = re.compile(r"[\s.'’_-]+")
 

@@ -39,18 +39,29 @@ def sea_route_exists(
     """
     if m.provinces[dest].terrain is not Terrain.COAST:
         return False
-    near = m.province_fleet_adjacent
-    usable = m.can_convoy if seas is None else seas.__contains__
-    # (a coast that convoys is never a step of a route to itself)
-    return m.sea_chain(origin, lambda p: p != avoid and p != dest and usable(p),
-                       lambda sea: dest in near[sea])
+    pool = m.convoy_spaces if seas is None else frozenset(seas)
+    if dest in pool or (avoid is not None and avoid in pool):
+        # (a coast that convoys is never a step of a route to itself)
+        pool = pool.difference((dest, avoid))
+    return m.sea_route(origin, pool, dest)
+
+
+# The last position :func:`fleet_seas` was asked about, and its answer: the orders of one
+# phase ask it of the same position, once for each army ordered across the water.
+_LAST_FLEET_SEAS: tuple[Position | None, frozenset[ProvinceId]] = (None, frozenset())
 
 
 def fleet_seas(position: Position) -> frozenset[ProvinceId]:
     """The provinces where a fleet stands that may convoy (seas, and ``convoys`` coasts)."""
+    global _LAST_FLEET_SEAS
+    last, found = _LAST_FLEET_SEAS  # (one read: another thread may replace the pair)
+    if last is position:
+        return found  # a position's units never change
     m = position.map
-    return frozenset(p for p, u in position.units.items()
-                     if u.type is FLEET and m.can_convoy(p))
+    found = frozenset(p for p, u in position.units.items()
+                      if u.type is FLEET and m.can_convoy(p))
+    _LAST_FLEET_SEAS = (position, found)
+    return found
 
 
 def check_movement_order(position: Position, power: str | None, order: Order) -> Order:

@@ -42,6 +42,7 @@ class Explainer:
         self.t: OrderTable = table
         self.r: MovementResolver = resolver
         self.dislodged_at: dict[int, int] = dislodged_at
+        self._on_routes: dict[int, list[int]] = {}  # by army: its fleets on a route
         self.variant = position.variant
         # The standard notation's unit names are written here (the same text, without the
         # notation's calls); a variant's own are asked of its notation.
@@ -106,9 +107,13 @@ class Explainer:
         if alexander:
             world = r.worlds.get(r.neutral | {army}, r)
             usable = [f for f in t.convoy_fleets[army] if world.resolve(f)]
-        else:
+            return fleet in usable and fleet in fleets_on_some_route(t, army, usable)
+        # Every fleet convoying one army asks the same: its army's fleets on a route, found once.
+        on_route = self._on_routes.get(army)
+        if on_route is None:
             usable = [f for f in t.convoy_fleets[army] if r.resolution[f]]
-        return fleet in usable and fleet in fleets_on_some_route(t, army, usable)
+            on_route = self._on_routes[army] = fleets_on_some_route(t, army, usable)
+        return fleet in on_route
 
     def _dislodged_reason(self, p: int) -> str:
         a = self.dislodged_at.get(p)

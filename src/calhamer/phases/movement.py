@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -13,12 +13,11 @@ from calhamer.adjudicator import (
     SUPPORT,
     MovementResolver,
     OrderTable,
-    power_numbers,
     resolve_movement,
 )
 from calhamer.errors import OrderError
 from calhamer.map import ARMY, ProvinceId
-from calhamer.notation import Notation, canonical_movement_order
+from calhamer.notation import Notation, canonical_movement_order, canonical_texts_read
 from calhamer.orders import AnyOrder, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution, Result
@@ -103,11 +102,9 @@ class MovementReading:
     province, the first entry of each unit given some legal order (None for the others;
     ``more`` any others).
 
-    Given the rules, the reading also fills the phase's :class:`OrderTable` as it takes each
-    legal order (:meth:`order_table` hands it over), rather than having the table read every
-    order again. A unit given clashing orders, orders replaced (a variant's
-    :meth:`~calhamer.variant.Variant.unit_orders`), or a power the map does not number leave
-    the table to be built from ``legal`` instead.
+    The phase's :class:`OrderTable` is built from ``legal`` in one pass once every order is
+    in (:meth:`order_table`): one loop over the legal orders costs less than entering each
+    as it is taken.
     """
 
     def __init__(self, position: Position, rules: Rules | None = None) -> None:
@@ -129,12 +126,9 @@ class MovementReading:
             notation.parse_order is Notation.parse_order
             and notation.format_order is Notation.format_order
         )
-        # The table being filled (None when it is to be built from ``legal``), its units
-        # placed as their orders are taken.
-        self.table: OrderTable | None = None
-        if rules is not None:
-            self.table = OrderTable(position, {}, rules, place_units=False)
-        self.numbers = power_numbers(self.map)
+        self.rules = rules  # the rules the phase is judged by, where known
+        # The canonical reader's memo of this map (texts in calhamer's own form already read).
+        self.memo = canonical_texts_read(self.map) if self.canonical_reader else None
 
     def add(self, raw_power: str, items: Any, replace: bool = False) -> None:
         """Read and check ``items``, orders of ``raw_power``. ``replace``: they are orders
@@ -161,14 +155,18 @@ class MovementReading:
         else:
             power = m.find_power(raw_power) or raw_power.upper()
         self.powers[power] = None
-        if self.table is not None and self.numbers.get(power, -1) == -1:
-            self.table = None  # a power the map does not number
         return power
 
     def _entry(self, power: str, item: Any) -> Entry:
         """The entry of one order given, as text or as an order (invalid already if it cannot
         be read, or is no movement order)."""
         if isinstance(item, str):
+            # Canonical text read before on this map (a game repeats its orders): the memo's
+            # look-up, done here rather than through _read (as _read does it).
+            known = self.memo.get(item) if self.memo is not None else None
+            if known is not None:
+                source = _READ if item.endswith(" VIA") else _READ_EXACTLY
+                return Entry(power, item, known, known, None, source)
             entry = self._read(power, item)
         else:
             entry = Entry(power, "", item, item, None, _GIVEN_AS_ORDER)
@@ -189,19 +187,15 @@ class MovementReading:
             entry.order = checked
         province = self.map.loc_province[checked.loc]
         if replace and self.ordered[province] is not None:
-            self._replace(province, entry, checked)  # the table is built from ``legal``
-            self.table = None
+            self._replace(province, entry, checked)
         elif province not in self.legal:
             # (Replacing nothing, an order of a unit no player commands is taken as any other.)
             self.legal[province] = checked
             self.ordered[province] = entry
-            if self.table is not None and not self._enter(self.table, province, checked):
-                self.table = None
         else:
             self.more.setdefault(province, []).append(entry)
             if self.legal[province] != checked:
-                self.clashes.add(province)
-                self.table = None  # the unit holds: the table is built from ``legal``
+                self.clashes.add(province)  # the unit holds
 
     def _legal_as_given(self, quick: QuickChecks, power: str, order: Order) -> bool:
         """Whether ``order`` is one of the usual orders, legal exactly as given, settled by
@@ -217,13 +211,16 @@ class MovementReading:
         cls = type(order)
         if cls is Hold:
             return True
+        # Taken loosely and named again with the class it was found to be: no call (``cast``
+        # is one in plain Python), and compiled, its fields are then read natively.
+        found: Any = order
         if cls is Move:
-            move = cast(Move, order)
+            move: Move = found
             if unit.type == ARMY:
                 return move.dest in quick.army_moves[loc]
             return not move.via_convoy and move.dest in quick.fleet_moves[loc]
         if cls is Support:
-            return self._support_legal(quick, unit, here, cast(Support, order))
+            return self._support_legal(quick, unit, here, found)
         return False
 
     def _support_legal(self, quick: QuickChecks, unit: Unit, here: int, order: Support) -> bool:
@@ -245,43 +242,9 @@ class MovementReading:
         # full check to judge.
         return supported is None or supported.type != ARMY or into in m.army_adjacent[target]
 
-    def _enter(self, table: OrderTable, province: int, checked: Order) -> bool:
-        """Enter in ``table`` a legal order (False: the table cannot take it, and is to be
-        built from ``legal``)."""
-        unit = self.units.get(province)
-        number = -1 if unit is None else self.numbers.get(unit.power, -1)
-        if unit is None or number == -1:
-            return False
-        table.owner[province] = number
-        table.unit_type[province] = unit.type
-        table.kind[province] = HOLD
-        table.read_order(province, checked)
-        return True
-
     def order_table(self, rules: Rules) -> OrderTable:
-        """The phase's :class:`OrderTable` of ``legal``: the one filled as the orders were
-        read, or one built from ``legal`` (the same table either way)."""
-        table, self.table = self.table, None  # handed over once
-        if table is not None and table.rules is rules:
-            units = self.position.units
-            if len(self.legal) == len(units) or self._place_rest(table, units):
-                table.finish()
-                return table
+        """The phase's :class:`OrderTable` of ``legal``, built in one pass."""
         return OrderTable(self.position, self.legal, rules)
-
-    def _place_rest(self, table: OrderTable, units: Mapping[int, Unit]) -> bool:
-        """Place the units given no legal order, as holds (False: a power the map does not
-        number, for which the table numbers the powers its own way)."""
-        kind, owner, unit_type, numbers = table.kind, table.owner, table.unit_type, self.numbers
-        for province, unit in units.items():
-            if kind[province] == EMPTY:
-                number = numbers.get(unit.power, -1)
-                if number == -1:
-                    return False
-                owner[province] = number
-                unit_type[province] = unit.type
-                kind[province] = HOLD
-        return True
 
     def _read(self, power: str, text: str) -> Entry:
         """The entry of an order given as text (``given`` None if it cannot be read)."""
@@ -331,12 +294,16 @@ class MovementReading:
         """Every order's result, worded now: the entries' in the order given, then a hold for
         each unit given no legal order."""
         results: dict[str, list[OrderResult]] = {power: [] for power in self.powers}
+        verdict_of = self._verdicts(explain)
         for entry in self.entries:
             if entry.reason is None:
-                verdict, reason = self._outcome(explain, entry)
+                verdict, reason = verdict_of(entry.order)
             else:
                 verdict, reason = INVALID, entry.reason
-            text, canonical = self._texts(entry)
+            if entry.source == _READ_EXACTLY and entry.order is entry.given:
+                text = canonical = entry.text  # (as _texts words it, without the call)
+            else:
+                text, canonical = self._texts(entry)
             results[entry.power].append(
                 OrderResult(entry.power, text, canonical, verdict, reason, entry.order))
         units = self.position.units
@@ -351,22 +318,29 @@ class MovementReading:
                     unit.power, "", canonical, verdict, f"{reason} (no valid order given)"))
         return results
 
-    def _outcome(self, explain: Explainer, entry: Entry) -> tuple[Result, str]:
-        """The verdict on a standing order and its reason. The usual outcomes (a move made, a
-        hold kept, a support given, none of them dislodged or void) are worded here as the
-        explainer words them; the explainer words the rest."""
-        order = cast(Order, entry.order)  # (it stands)
-        p = self.map.loc_province[order.loc]
-        k = explain.t.kind[p]
-        if k == MOVE:
-            if explain.r.resolution[p] and p not in explain.dislodged_at:
-                return SUCCEEDS, "moves"
-        elif k == HOLD:
-            if p not in explain.dislodged_at and p not in explain.t.void:
-                return SUCCEEDS, "holds"
-        elif k == SUPPORT and explain.r.resolution[p]:
-            return SUCCEEDS, "support given"
-        return explain.result(p)
+    def _verdicts(self, explain: Explainer) -> Callable[[Any], tuple[Result, str]]:
+        """The verdict on a standing order and its reason, as a function of the order. The
+        usual outcomes (a move made, a hold kept, a support given, none of them dislodged or
+        void) are worded here as the explainer words them, from its tables read once; the
+        explainer words the rest (bounces, cuts, convoys, dislodgements)."""
+        loc_province = self.map.loc_province
+        kind, void, resolution = explain.t.kind, explain.t.void, explain.r.resolution
+        dislodged_at, explained = explain.dislodged_at, explain.result
+
+        def verdict(order: Order) -> tuple[Result, str]:
+            p = loc_province[order.loc]
+            k = kind[p]
+            if k == MOVE:
+                if resolution[p] and p not in dislodged_at:
+                    return SUCCEEDS, "moves"
+            elif k == HOLD:
+                if p not in dislodged_at and p not in void:
+                    return SUCCEEDS, "holds"
+            elif k == SUPPORT and resolution[p]:
+                return SUCCEEDS, "support given"
+            return explained(p)
+
+        return verdict
 
     def _texts(self, entry: Entry) -> tuple[str, str]:
         """An entry's text as given and its canonical text (the order as it stands)."""

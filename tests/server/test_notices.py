@@ -23,8 +23,13 @@ class Inbox:
 
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], Any]] = []
+        self.answers: list[str] = []  # what to answer the next mails, before "250 OK"
+        self.refused = 0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.answers:
+            self.refused += 1
+            return self.answers.pop(0)
         self.mails.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
         return "250 OK"
 
@@ -392,3 +397,27 @@ def test_a_refused_notice_or_one_no_longer_wanted_is_not_retried(standard_game):
     judge.clock.advance(seconds=judge.settings.notice_retry_seconds)
     worker.tell()
     assert down.tries[2:] == ["anne@example.org"]
+
+
+def test_the_mail_servers_answer_decides_whether_a_notice_is_tried_again(standard_game, inbox):
+    """Through a real SMTP server: 451 (try later) is tried again after the wait and then
+    delivered; 550 (no such mailbox) is given up at once."""
+    from calhamer.server.worker import Worker
+
+    judge, gm, france, _germany = standard_game
+    _choose(judge, france, email="anne@example.org")
+    worker = Worker(judge.database, judge.settings)
+    inbox.answers = ["451 4.3.0 try again later"]
+    judge.process_now(gm)
+    worker.tell()
+    assert inbox.refused == 1 and inbox.mails == [] and len(worker.retries) == 1
+    judge.clock.advance(seconds=judge.settings.notice_retry_seconds)
+    worker.tell()
+    assert [rcpt for rcpt, _ in inbox.mails] == [["anne@example.org"]]
+    inbox.answers = ["550 5.1.1 no such mailbox"]
+    judge.process_now(gm)
+    worker.tell()
+    assert inbox.refused == 2 and len(worker.retries) == 0
+    judge.clock.advance(hours=2)
+    worker.tell()
+    assert len(inbox.mails) == 1 and inbox.refused == 2

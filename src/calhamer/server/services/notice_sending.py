@@ -245,6 +245,9 @@ def send_all(db: Database, settings: Settings, sender: Sender, plan: list[Send],
                 logger.warning("sending a %s notice by %s failed (try %d), tried again at "
                                "%s: %s", notice.kind, send.channel, send.attempt,
                                f"{retry_at:%H:%M:%S}", problem)
+            elif retries is None and not isinstance(exc, Refused):
+                logger.warning("sending a %s notice by %s failed: %s", notice.kind,
+                               send.channel, problem)
             out.append(Delivery(notice, send.channel, send.to, problem, send.attempt, retry_at))
             continue
         out.append(Delivery(notice, send.channel, send.to, None, send.attempt))

@@ -83,7 +83,39 @@ def test_the_return_link_is_folded_after_the_first_visit(live_server, chromium, 
     box = page.locator("#return-link")
     expect(box).to_have_attribute("open", "")  # the first visit: open, to be kept
     expect(page.locator("#return-link input")).to_be_visible()
+    expect(page.locator("#map svg")).to_be_visible()  # the page's scripts have run
     page.goto(f"{live_server}/games/{table.id}")
     expect(page.locator("#map svg")).to_be_visible()
     expect(page.locator("#return-link input")).to_be_hidden()
     expect(page.locator("#return-link summary")).to_be_visible()
+
+
+@SIZES
+def test_on_a_phone_the_map_comes_first(live_server, chromium, screen):  # noqa: F811
+    """At 390x844 the map, with its zoom and last turn's buttons, is the first thing on the
+    game page: above the game's name and status, the order box, the results, the press and the
+    rest. A desktop keeps the name and status above its two columns."""
+    from playwright.sync_api import expect
+
+    table = standard_table(live_server, powers=("ITALY", "FRANCE"))
+    table.orders("ITALY", ["A Rom - Apu"])
+    assert table.process() == "F1901M"
+    italy = table.browse(chromium, "ITALY", **screen)
+    expect(italy.locator("#map svg")).to_be_visible()
+    expect(italy.locator("#last-turn")).to_be_visible()
+    top = _box(italy, "#map svg")["y"]
+    others = ["main h1", "#status", "#orders-form", "#results", "#press", "#notices",
+              "#proposals"]
+    below = {s: _box(italy, s)["y"] for s in others if italy.locator(s).count()}
+    assert set(below) >= {"main h1", "#status", "#orders-form", "#results", "#press"}
+    if screen is PHONE:
+        header = _box(italy, "body > header")
+        assert top < header["y"] + header["height"] + 40, (top, header)  # right under the bar
+        assert all(top < y for y in below.values()), (top, below)
+        for tool in ("#map-zoom", "#last-turn"):  # the map's buttons come with it
+            expect(italy.locator(tool)).to_be_visible()
+            assert all(_box(italy, tool)["y"] < y for y in below.values()), tool
+            assert _box(italy, tool)["y"] < 844, tool  # on the first screen
+        assert italy.evaluate("document.documentElement.scrollWidth") <= 390
+    else:
+        assert below["main h1"] < top and below["#status"] < top

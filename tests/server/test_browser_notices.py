@@ -40,3 +40,19 @@ def test_orders_due_and_notice_settings(live_server, chromium, size):  # noqa: F
     expect(france.locator("#push-on")).to_be_visible()
     width = france.evaluate("document.documentElement.scrollWidth")
     assert width <= SIZES[size]["viewport"]["width"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_game_page_has_one_control_for_notifications(live_server, chromium, size):  # noqa: F811
+    """The push setting of "Being told" is the one way to be notified from the game page: the
+    old "Tell me when a new phase starts" button beside it is gone, shown or hidden."""
+    from playwright.sync_api import expect
+
+    table = standard_table(live_server)
+    france = table.browse(chromium, "FRANCE", **SIZES[size])
+    expect(france.locator("#push-on")).to_be_visible()
+    asking = france.evaluate("""() => Array.from(document.querySelectorAll('button'))
+        .filter(b => /notif|tell me|new phase/i.test((b.closest('p') || b).textContent))
+        .map(b => b.id)""")
+    assert asking == ["push-on"], asking
+    assert france.locator("#notify, #notify-button").count() == 0

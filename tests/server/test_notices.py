@@ -23,8 +23,13 @@ class Inbox:
 
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], Any]] = []
+        self.answers: list[str] = []  # what to answer the next mails, before "250 OK"
+        self.refused = 0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.answers:
+            self.refused += 1
+            return self.answers.pop(0)
         self.mails.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
         return "250 OK"
 
@@ -288,3 +293,131 @@ def test_orders_due_saved_and_ready(standard_game):
                  for m in order_marks(session, user.user_id or 0)}
         assert marks == {"FRANCE": "saved", "GERMANY": "ready", "ITALY": "due"}
         assert order_marks(session, gm.user_id or 0) == []  # the gamemaster plays none
+
+
+class FlakySender:
+    """A mail server that fails ``failures`` times (for ever with None), then takes mail; every
+    try recorded. ``refuse`` makes each failure a refusal for good."""
+
+    def __init__(self, failures: int | None, refuse: bool = False) -> None:
+        self.failures = failures
+        self.refuse = refuse
+        self.tries: list[str] = []
+        self.mails: list[tuple[str, str]] = []
+
+    def mail(self, to: str, subject: str, text: str) -> None:
+        from calhamer.server.services.notices import Refused
+
+        self.tries.append(to)
+        if self.failures is None or len(self.tries) <= self.failures:
+            if self.refuse:
+                raise Refused("550 no such mailbox")
+            raise ConnectionRefusedError("the mail server is down")
+        self.mails.append((to, subject))
+
+    def push(self, subscription: dict[str, Any], payload: str) -> int:
+        raise AssertionError("no push subscription in these tests")
+
+
+def _worker(judge: Judge, sender: FlakySender) -> Any:
+    from calhamer.server.worker import Worker
+
+    worker = Worker(judge.database, judge.settings)
+    worker.sender = sender
+    return worker
+
+
+def test_a_failed_notice_is_retried_by_the_worker_after_a_wait(standard_game):
+    judge, gm, france, _germany = standard_game
+    _choose(judge, france, email="anne@example.org")
+    judge.process_now(gm)
+    sender = FlakySender(failures=1)
+    worker = _worker(judge, sender)
+    worker.tell()
+    assert sender.tries == ["anne@example.org"] and sender.mails == []
+    worker.tell()  # the wait (notice_retry_seconds) is not over: not tried yet
+    assert len(sender.tries) == 1
+    judge.clock.advance(seconds=judge.settings.notice_retry_seconds)
+    worker.tell()
+    assert len(sender.tries) == 2
+    assert [(to, "Fall 1901" in subject) for to, subject in sender.mails] == [
+        ("anne@example.org", True)]
+    judge.clock.advance(hours=1)
+    worker.tell()  # sent: never again
+    assert len(sender.tries) == 2 and len(worker.retries) == 0
+
+
+def test_a_notice_that_keeps_failing_is_given_up_and_logged(standard_game, caplog):
+    judge, gm, france, _germany = standard_game
+    judge.settings.notice_attempts = 3
+    wait = judge.settings.notice_retry_seconds
+    _choose(judge, france, email="anne@example.org")
+    judge.process_now(gm)
+    sender = FlakySender(failures=None)
+    worker = _worker(judge, sender)
+    worker.tell()
+    judge.clock.advance(seconds=wait)
+    worker.tell()
+    assert len(sender.tries) == 2
+    judge.clock.advance(seconds=wait)  # the wait has doubled: not yet
+    worker.tell()
+    assert len(sender.tries) == 2
+    with caplog.at_level("ERROR", logger="calhamer.notices"):
+        judge.clock.advance(seconds=wait)
+        worker.tell()
+    assert len(sender.tries) == 3  # the third and last try
+    assert len(worker.retries) == 0
+    assert any("gave up" in r.getMessage() and "after 3 tries" in r.getMessage()
+               for r in caplog.records)
+    judge.clock.advance(days=2)
+    worker.tell()
+    assert len(sender.tries) == 3 and sender.mails == []
+
+
+def test_a_refused_notice_or_one_no_longer_wanted_is_not_retried(standard_game):
+    judge, gm, france, germany = standard_game
+    _choose(judge, france, email="anne@example.org")
+    _choose(judge, germany, email="bert@example.org")
+    judge.process_now(gm)
+    refused = FlakySender(failures=None, refuse=True)
+    worker = _worker(judge, refused)
+    worker.tell()
+    assert sorted(refused.tries) == ["anne@example.org", "bert@example.org"]
+    assert len(worker.retries) == 0  # refused for good: not kept
+    # A failure that may pass is kept, but not sent once its player switched the kind off.
+    r = judge.client.post(f"/api/games/{judge.game['id']}/messages",
+                          json={"body": "Hello", "to": []}, headers=gm.headers)
+    assert r.status_code == 201, r.text
+    down = FlakySender(failures=None)
+    worker.sender = down
+    worker.tell()
+    assert sorted(down.tries) == ["anne@example.org", "bert@example.org"]
+    assert len(worker.retries) == 2
+    _choose(judge, germany, email="bert@example.org", press=False)
+    judge.clock.advance(seconds=judge.settings.notice_retry_seconds)
+    worker.tell()
+    assert down.tries[2:] == ["anne@example.org"]
+
+
+def test_the_mail_servers_answer_decides_whether_a_notice_is_tried_again(standard_game, inbox):
+    """Through a real SMTP server: 451 (try later) is tried again after the wait and then
+    delivered; 550 (no such mailbox) is given up at once."""
+    from calhamer.server.worker import Worker
+
+    judge, gm, france, _germany = standard_game
+    _choose(judge, france, email="anne@example.org")
+    worker = Worker(judge.database, judge.settings)
+    inbox.answers = ["451 4.3.0 try again later"]
+    judge.process_now(gm)
+    worker.tell()
+    assert inbox.refused == 1 and inbox.mails == [] and len(worker.retries) == 1
+    judge.clock.advance(seconds=judge.settings.notice_retry_seconds)
+    worker.tell()
+    assert [rcpt for rcpt, _ in inbox.mails] == [["anne@example.org"]]
+    inbox.answers = ["550 5.1.1 no such mailbox"]
+    judge.process_now(gm)
+    worker.tell()
+    assert inbox.refused == 2 and len(worker.retries) == 0
+    judge.clock.advance(hours=2)
+    worker.tell()
+    assert len(inbox.mails) == 1 and inbox.refused == 2

@@ -110,6 +110,11 @@ class Settings:
     vapid_private_key: str = ""
     vapid_subject: str = "mailto:calhamer@localhost"
     notice_sweep_seconds: float = 30.0
+    # A notice whose sending failed for a reason that may pass is tried again after
+    # ``notice_retry_seconds``, the wait doubling each time, ``notice_attempts`` tries in all;
+    # then it is given up (logged).
+    notice_retry_seconds: float = 60.0
+    notice_attempts: int = 5
     # For tests only: seconds a worker sleeps inside its transaction before committing.
     worker_pause_in_transaction: float = 0.0
     clock: Callable[[], datetime] = field(default=utcnow, repr=False)

@@ -19,6 +19,8 @@ exclusive lock, and the guests whose only games those were.
 Workers also tell the players what they need to know (``notices.sweep``: a new phase, a
 near deadline, new press, by e-mail and Web Push) every ``Settings.notice_sweep_seconds``
 and after each round that adjudicated something, so that no request waits on a mail server;
+a sending that failed is tried again on a later sweep, a bounded number of times
+(``notice_sending.Retries``);
 and a phase adjudicated closes the proposals made in it that were not decided
 (``proposals.lapse_old``).
 """
@@ -159,6 +161,7 @@ class Worker:
         self.stopping = threading.Event()
         self.wakeup = threading.Event()  # set it to look for due phases at once
         self.sender: notices.Sender | None = None  # None: mail and push over the network
+        self.retries = notices.Retries.of(settings)  # what failed, to try again
         self._thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -184,9 +187,10 @@ class Worker:
             self.wakeup.clear()
 
     def tell(self) -> None:
-        """Send the notices due (``notices.sweep``); a failure is logged, never raised."""
+        """Send the notices due (``notices.sweep``), and again those that failed whose wait
+        is over (``self.retries``); a failure is logged, never raised."""
         try:
-            sent = notices.sweep(self.db, self.settings, self.sender)
+            sent = notices.sweep(self.db, self.settings, self.sender, retries=self.retries)
         except Exception:
             logger.exception("sending notices failed")
             return

@@ -12,7 +12,8 @@ compares the game with how far its players were told (``notice_marks``), decides
 tell whom, and moves the marks on in the same transaction; it sends after committing. So
 each notice is decided once however many workers run, and a worker that dies after deciding
 loses those notices rather than sending them twice (they are reminders, not the game: the
-game page always says what is due).
+game page always says what is due). Sending, and trying again what failed for a reason
+that may pass (bounded, with waits that double), is ``services.notice_sending``'s.
 
 Who is told what follows what each may read: a phase notice goes to the powers the phase
 waits for (in a game that hides information every power is waited for, so nobody learns who
@@ -22,17 +23,10 @@ was dislodged), press only to those who may read the message.
 from __future__ import annotations
 
 import base64
-import json
 import logging
-import os
-import smtplib
-import ssl
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
-from typing import Any, Protocol
 
 from sqlalchemy import Select, and_, delete, exists, func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -53,6 +47,22 @@ from calhamer.server.models import (
 )
 from calhamer.server.services.common import Invalid, phase_name
 from calhamer.server.services.games import lock_game
+from calhamer.server.services.notice_sending import (
+    PASSWORD_VARIABLE,
+    Delivery,
+    Gone,
+    NetSender,
+    Notice,
+    Refused,
+    Retries,
+    Send,
+    Sender,
+    send_all,
+)
+
+__all__ = ["KINDS", "PASSWORD_VARIABLE", "Delivery", "Gone", "NetSender", "Notice", "Refused",
+           "Retries", "Send", "Sender", "decide", "order_marks", "save_settings", "settings_of",
+           "subscribe", "sweep", "unsubscribe", "vapid_key", "vapid_public_key"]
 
 logger = logging.getLogger("calhamer.notices")
 
@@ -61,29 +71,6 @@ KIND_LABELS = {"phase": "a new phase needs my orders, or the game is over",
                "deadline": "a deadline is less than an hour away and I have saved no orders",
                "press": "a message has arrived for me"}
 WARNING = timedelta(hours=1)
-PASSWORD_VARIABLE = "CALHAMER_SMTP_PASSWORD"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """One thing to tell one account."""
-
-    user_id: int
-    kind: str
-    game_id: str
-    subject: str
-    text: str
-    path: str  # the page to open, from the site's root
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """A notice as sent (or not): by ``channel`` (mail, push) to ``to``; ``problem`` why not."""
-
-    notice: Notice
-    channel: str
-    to: str
-    problem: str | None = None
 
 
 # -- settings of an account ---------------------------------------------------------------------
@@ -210,86 +197,6 @@ def vapid_public_key(pem: str) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-# -- sending ------------------------------------------------------------------------------------
-
-
-class Sender(Protocol):
-    """How notices leave the judge: by mail and by push (tests give their own)."""
-
-    def mail(self, to: str, subject: str, text: str) -> None: ...
-
-    def push(self, subscription: dict[str, Any], payload: str) -> int:
-        """Send one push message; the push service's status (404 and 410: gone)."""
-        ...
-
-
-class Gone(Exception):
-    """The push service says the subscription no longer exists."""
-
-
-class NetSender:
-    """Mail through the SMTP server of the settings, push through ``pywebpush``.
-    ``http`` is the HTTP session push messages are posted with (``requests``' by default):
-    the network boundary, which tests replace."""
-
-    def __init__(self, settings: Settings, vapid_pem: str | None,
-                 http: Any = None, timeout: float = 20.0) -> None:
-        self.settings = settings
-        self.vapid_pem = vapid_pem
-        self.http = http
-        self.timeout = timeout
-
-    def mail(self, to: str, subject: str, text: str) -> None:
-        s = self.settings
-        if not s.smtp_host or not s.mail_from:
-            raise RuntimeError("no SMTP server or sender is set (CALHAMER_SMTP_HOST, "
-                               "CALHAMER_MAIL_FROM)")
-        port = s.smtp_port or {"ssl": 465, "starttls": 587}.get(s.smtp_security, 25)
-        message = EmailMessage()
-        message["From"] = s.mail_from
-        message["To"] = to
-        message["Subject"] = subject
-        message["Date"] = formatdate(localtime=False)
-        message["Message-ID"] = make_msgid(domain=s.mail_from.rpartition("@")[2].strip("> "))
-        message.set_content(text)
-        server: smtplib.SMTP
-        if s.smtp_security == "ssl":
-            server = smtplib.SMTP_SSL(s.smtp_host, port, timeout=self.timeout,
-                                      context=ssl.create_default_context())
-        else:
-            server = smtplib.SMTP(s.smtp_host, port, timeout=self.timeout)
-        try:
-            if s.smtp_security == "starttls":
-                server.starttls(context=ssl.create_default_context())
-            if s.smtp_user:
-                server.login(s.smtp_user, os.environ.get(PASSWORD_VARIABLE, ""))
-            server.send_message(message)
-        finally:
-            try:
-                server.quit()
-            except (OSError, smtplib.SMTPException):
-                server.close()
-
-    def push(self, subscription: dict[str, Any], payload: str) -> int:
-        from py_vapid import Vapid02
-        from pywebpush import WebPushException, webpush
-
-        if self.vapid_pem is None:
-            raise RuntimeError("no Web Push key")
-        try:
-            response = webpush(subscription, data=payload,
-                               vapid_private_key=Vapid02.from_pem(self.vapid_pem.encode()),
-                               vapid_claims={"sub": self.settings.vapid_subject},
-                               ttl=24 * 3600, timeout=self.timeout,
-                               requests_session=self.http)
-        except WebPushException as exc:
-            status = getattr(exc.response, "status_code", 0) or 0
-            if status in (404, 410):
-                raise Gone() from None
-            raise RuntimeError(f"the push service refused: {exc.message}") from None
-        return int(getattr(response, "status_code", 201))
-
-
 # -- deciding what to tell ----------------------------------------------------------------------
 
 
@@ -316,10 +223,6 @@ def _mark(session: Session, game_id: str) -> NoticeMark:
     mark = session.scalars(select(NoticeMark).where(NoticeMark.game_id == game_id)
                            .with_for_update().execution_options(populate_existing=True)).one()
     return mark
-
-
-def _link(settings: Settings, path: str) -> str:
-    return (settings.public_url or "") + path
 
 
 def decide(session: Session, game_id: str, now: datetime) -> list[Notice]:
@@ -405,16 +308,21 @@ def _press_notices(game: GameRow, messages: Iterable[Message], seats: dict[str, 
 
 
 def sweep(db: Database, settings: Settings, sender: Sender | None = None,
-          limit: int = 200) -> list[Delivery]:
-    """Decide and send what the players of every game are to be told; return the deliveries.
-    Each game is decided in a transaction of its own; sending follows its commit."""
+          limit: int = 200, retries: Retries | None = None) -> list[Delivery]:
+    """Decide and send what the players of every game are to be told, and try again what
+    failed before and is due (``retries``: a worker's; without them a failure is only
+    logged); return the deliveries. Each game is decided in a transaction of its own; sending
+    follows its commit."""
     now = settings.clock()
+    due = retries.due(now) if retries is not None else []
     with db.session() as session:
         game_ids = list(session.scalars(_due_games(now).limit(limit)))
-    if not game_ids:
+        if due:
+            due = _still_wanted(session, due)
+    if not game_ids and not due:
         return []
     sender = sender or NetSender(settings, vapid_key(db, settings))
-    done: list[Delivery] = []
+    done = send_all(db, settings, sender, due, retries) if due else []
     for game_id in game_ids:
         try:
             with db.transaction() as session:
@@ -423,17 +331,13 @@ def sweep(db: Database, settings: Settings, sender: Sender | None = None,
         except Exception:  # the game was deleted meanwhile, or the database went away
             logger.exception("deciding the notices of game %s failed", game_id)
             continue
-        done += _send(db, settings, sender, plan)
+        done += send_all(db, settings, sender, plan, retries)
     return done
 
 
-Plan = list[tuple[Notice, str, str, dict[str, Any] | None]]
-
-
-def _plan(session: Session, notices: list[Notice]) -> Plan:
-    """Each notice by each channel its account wants it by: (notice, channel, to, push
-    subscription)."""
-    plan: Plan = []
+def _plan(session: Session, notices: list[Notice]) -> list[Send]:
+    """Each notice by each channel its account wants it by."""
+    plan: list[Send] = []
     users = {n.user_id for n in notices}
     if not users:
         return plan
@@ -447,40 +351,21 @@ def _plan(session: Session, notices: list[Notice]) -> Plan:
         if not getattr(pref, n.kind):
             continue
         if pref.email:
-            plan.append((n, "mail", pref.email, None))
+            plan.append(Send(n, "mail", pref.email))
         for s in subs.get(n.user_id, []):
-            plan.append((n, "push", s.endpoint, {"endpoint": s.endpoint,
-                                                 "keys": {"p256dh": s.p256dh,
-                                                          "auth": s.auth}}))
+            plan.append(Send(n, "push", s.endpoint, {"endpoint": s.endpoint,
+                                                     "keys": {"p256dh": s.p256dh,
+                                                              "auth": s.auth}}))
     return plan
 
 
-def _send(db: Database, settings: Settings, sender: Sender, plan: Plan) -> list[Delivery]:
-    out = []
-    gone = []
-    for notice, channel, to, subscription in plan:
-        url = _link(settings, notice.path)
-        try:
-            if subscription is None:
-                sender.mail(to, notice.subject, f"{notice.text}\n\n{url}\n\n"
-                            "You can choose what you are told on your account page.\n")
-            else:
-                sender.push(subscription, json.dumps({
-                    "title": notice.subject, "body": notice.text, "url": notice.path,
-                    "kind": notice.kind, "game": notice.game_id}))
-        except Gone:
-            gone.append(to)
-            out.append(Delivery(notice, channel, to, "the subscription is gone"))
-            continue
-        except Exception as exc:  # a mail server or push service down: told, not retried
-            logger.warning("sending a %s notice by %s failed: %s", notice.kind, channel, exc)
-            out.append(Delivery(notice, channel, to, str(exc) or type(exc).__name__))
-            continue
-        out.append(Delivery(notice, channel, to))
-    if gone:
-        with db.transaction() as session:
-            session.execute(delete(PushSubscription).where(PushSubscription.endpoint.in_(gone)))
-    return out
+def _still_wanted(session: Session, sends: list[Send]) -> list[Send]:
+    """The retries their accounts still want: the kind not switched off since, the mail to
+    the address still given, the push to a subscription still held (with its keys now)."""
+    current = {(p.notice, p.channel, p.to): p
+               for p in _plan(session, list(dict.fromkeys(s.notice for s in sends)))}
+    return [replace(current[key], attempt=s.attempt) for s in sends
+            if (key := (s.notice, s.channel, s.to)) in current]
 
 
 # -- orders due, for the home page and the lobby ------------------------------------------------

@@ -42,7 +42,8 @@
 // Live pages. The server sends an event whenever what this viewer may see of the game changes
 // (a phase adjudicated, a message, a ready mark): the page then reloads, unless something typed
 // here would be lost, in which case it says so. A new phase is also told by a browser
-// notification, if the player allowed them.
+// notification, if the player allowed them (by turning push notifications on, in "Being
+// told" on the page).
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -89,13 +90,6 @@
   });
   source.addEventListener("gone", function () { source.close(); });
 
-  var notify = document.getElementById("notify");
-  if (notify && window.Notification && Notification.permission === "default") {
-    notify.hidden = false;
-    document.getElementById("notify-button").addEventListener("click", function () {
-      Notification.requestPermission().then(function () { notify.hidden = true; });
-    });
-  }
 })();
 
 // The deadline in the reader's own time zone, and a countdown to it.

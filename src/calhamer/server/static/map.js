@@ -331,6 +331,7 @@
     if (frame) frame.remove();
     (holder.querySelector(".map-frame") || holder).appendChild(svg);
     holder.classList.add("clickable");
+    holder.dispatchEvent(new Event("map-ready"));  // the "last turn" toggle draws on it too
     units = got[1].units || [];
     units.forEach(function (u) { byProvince[u.province] = u; });
     svg.addEventListener("click", function (event) {

@@ -102,25 +102,26 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
              for power in POWERS}
     assert all(link.startswith(live_server + "/join/") for link in links.values())
 
-    # -- seven players join by their links (one browser, a context each) ----------------------
+    gm.close()  # a live page reloads on each seat taken: opened again when needed
+
+    # -- seven players join by their links (one browser, a context each) and order Spring
+    # 1901 in turn: five type their orders and mark ready, Germany clicks, France types last.
     contexts = {power: chromium.new_context(**DESKTOP) for power in POWERS}
     pages: dict[str, Any] = {}
-    for power in POWERS:
+
+    def join(power: str) -> Any:
         page = pages[power] = contexts[power].new_page()
         page.goto(links[power])
         title = power.title()
-        expect(page.locator("#join")).to_be_visible()
+        expect(page.get_by_text(f"You are invited to play {title}")).to_be_visible()
         page.fill("input[name=name]", NAMES[power])
         page.get_by_role("button", name=f"Play {title}").click()
         expect(page.locator(".meta")).to_contain_text(f"play {title}")
         expect(page.locator("#phase-name")).to_have_text("Spring 1901 Movement")
-    gm.goto(game_url)
-    for power in POWERS:
-        expect(gm.locator(f'tr[data-power="{power}"]')).to_contain_text(NAMES[power])
+        return page
 
-    # -- Spring 1901: five powers type their orders and mark ready ----------------------------
     for power, text in TYPED_SPRING.items():
-        page = pages[power]
+        page = join(power)
         page.locator("textarea[name=orders]").fill(text)
         # each line is checked as it is typed, and drawn on the map
         expect(page.locator("#feedback li.ok")).to_have_count(text.count("\n") + 1)
@@ -130,7 +131,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
         page.close()  # not needed again until the draw
 
     # Germany clicks its orders on the map: a move, an attack on a neutral, a hold.
-    germany = pages["GERMANY"]
+    germany = join("GERMANY")
     _map_ready(germany)
     box = germany.locator("textarea[name=orders]")
     _click(germany, "MUN")
@@ -151,7 +152,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
     expect(germany.locator("#saved")).to_have_text("Orders saved; you are ready.")
 
     # France types its orders and is the last to be ready: the phase ends on its mark.
-    france = pages["FRANCE"]
+    france = join("FRANCE")
     france.locator("textarea[name=orders]").fill("F Bre - Mao\nA Par - Pic\nA Mar H")
     expect(france.locator("#feedback li.ok")).to_have_count(3)
     france.get_by_role("button", name="Save and mark ready").click()
@@ -197,7 +198,10 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
     expect(germany.locator("#saved")).to_have_text("Orders saved.")
 
     # The gamemaster sees both saved (not ready) and processes the phase, confirming.
+    gm = gm_context.new_page()
     gm.goto(game_url)
+    for power in POWERS:
+        expect(gm.locator(f'tr[data-power="{power}"]')).to_contain_text(NAMES[power])
     expect(gm.locator('tr[data-power="FRANCE"]')).to_contain_text("received")
     expect(gm.locator('tr[data-power="GERMANY"]')).to_contain_text("received")
     expect(gm.locator('tr[data-power="ITALY"]')).to_contain_text("none")

@@ -15,8 +15,10 @@ in the winter France and Germany each build one unit.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from browser import chromium, live_server  # noqa: F401
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
@@ -32,7 +34,20 @@ TYPED_SPRING = {
     "RUSSIA": "A War - Gal\nF Sev - Bla\nA Mos - Ukr\nF Stp/sc - Bot",
     "TURKEY": "F Ank - Bla\nA Con H\nA Smy - Arm",
 }
-SLOW = 20_000  # ms: a wait that spans an adjudication by the server's worker
+SLOW = 30_000  # ms: a wait that spans an adjudication by the server's worker
+
+
+@pytest.fixture
+def patient() -> Iterator[None]:
+    """Expectations wait up to 15 s here rather than 5: a busy machine may take longer to
+    answer a page's checks and drawings (this bounds a wait, it times nothing)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+    try:
+        yield
+    finally:
+        expect.set_options(timeout=None)
 
 
 def _row(page: Any, power: str, order: str) -> Any:
@@ -78,7 +93,7 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=f"/tmp/full-game-{name}.png", full_page=True)
 
 
-def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F811
+def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  # noqa: F811
     from playwright.sync_api import expect
 
     def confirm(page: Any, asked: list[str]) -> None:
@@ -219,7 +234,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
     expect(_row(germany, "FRANCE", "F MAO - POR")).to_have_class("result succeeds")
     dislodged = _row(germany, "GERMANY", "A BUR H")
     expect(dislodged).to_have_class("result dislodged")
-    expect(dislodged.locator(".reason")).to_contain_text("Dislodged")
+    expect(dislodged.locator(".reason")).to_have_text("Dislodged by A MAR (2v1)")
     expect(_row(germany, "GERMANY", "F DEN H")).to_have_class("result succeeds")
     expect(germany.locator("#guide")).to_contain_text("Dislodged: each unit retreats or disbands")
     expect(germany.locator("#guide")).to_contain_text("A BUR R MUN")
@@ -228,6 +243,10 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
         "You have nothing to order in Fall 1901 Retreats")
     _map_ready(germany)
     _click(germany, "BUR")
+    # the provinces it may retreat to are lit on the map
+    expect(germany.locator("#map .target")).to_have_count(5)
+    for code in ("BEL", "GAS", "MUN", "PAR", "RUH"):
+        expect(germany.locator(f"#map #prov-{code}")).to_have_class(re.compile(r"\btarget\b"))
     expect(germany.locator("#map-kinds").get_by_role("button", name="Retreat")).to_have_attribute(
         "aria-pressed", "true")
     _click(germany, "MUN")
@@ -262,8 +281,9 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium):  # noqa: F8
     expect(germany.locator("#judged")).to_contain_text(
         "Your orders for Winter 1901 Adjustments were saved", timeout=SLOW)
     expect(germany.locator("#phase-name")).to_have_text("Spring 1902 Movement")
-    expect(_row(germany, "GERMANY", "BUILD F KIE")).to_have_class("result succeeds")
-    expect(_row(germany, "FRANCE", "BUILD A PAR")).to_have_class("result succeeds")
+    for power, build in (("GERMANY", "BUILD F KIE"), ("FRANCE", "BUILD A PAR")):
+        expect(_row(germany, power, build)).to_have_class("result succeeds")
+        expect(_row(germany, power, build).locator(".reason")).to_have_text("Built")
     expect(germany.locator("#board pre")).to_contain_text("F KIE")
     expect(france.locator("#phase-name")).to_have_text("Spring 1902 Movement", timeout=SLOW)
 

@@ -25,7 +25,11 @@ def test_remembered_routes_agree_with_the_search_over_the_seas() -> None:
         reached = m.seas_reached(origin, seas)
         for sea in spaces:
             assert (sea in reached) == m.sea_chain(origin, seas.__contains__, sea.__eq__)
-        expected = m.sea_chain(origin, seas.__contains__, lambda s, d=dest: d in near[s])
+
+        def next_to_dest(sea: int, dest: int = dest) -> bool:
+            return dest in near[sea]
+
+        expected = m.sea_chain(origin, seas.__contains__, next_to_dest)
         assert m.sea_route(origin, seas, dest) is expected
         assert m.sea_route(origin, seas, dest) is expected  # asked again: remembered
         assert m.seas_reached(origin, seas) is reached

@@ -153,7 +153,7 @@ def find_variant(name: str | Variant) -> Variant:
         from calhamer.variants import composition
 
         found = composition.with_options(find_variant(base_text.strip()), query, name,
-                                         presets=all_variants)
+                                         presets=all_variants, finder=find_variant)
         _FOUND.put(name, found)
         return found
     if "+" in name or name.strip().lower().endswith(".toml"):

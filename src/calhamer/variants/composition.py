@@ -311,7 +311,8 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
 
 
 def with_options(base: Variant, query: str, text: str,
-                 presets: Presets | None = None) -> Variant:
+                 presets: Presets | None = None, *,
+                 finder: Callable[[str], Variant]) -> Variant:
     """``base`` (a variant found by its name) with the options of ``query``, the part after
     ``?`` of a name like ``standard?draw_vote=false`` or ``youngstown-redux?last_year=1910``:
     options of the rules vocabulary or of the variant's modules, and ``rules=`` for the
@@ -359,7 +360,9 @@ def with_options(base: Variant, query: str, text: str,
         title=f"{base.title} ({', '.join(query_parts)})",
         __module__=__name__,
         __doc__=f"The variant {base.name} with options: {', '.join(query_parts)}.",
-        __reduce__=_reduce_named,  # it travels to another process as its name
+        # it travels to another process as its name, found there by ``finder`` (the
+        # registry's look-up, handed in: this module never imports the registry)
+        __reduce__=lambda variant: (finder, (variant.name,)),
     )
     if edition is not None:
         attrs["default_rules"] = edition
@@ -372,13 +375,6 @@ def with_options(base: Variant, query: str, text: str,
     made.board()  # the board as the options change it: a problem is told now, not in play
     _COMPOSED.put(key, made)
     return made
-
-
-def _reduce_named(variant: Variant) -> tuple[Any, ...]:
-    """How a variant with options is pickled: its name, found again there."""
-    from calhamer.variants import find_variant
-
-    return (find_variant, (variant.name,))
 
 
 def _reduce_composed(variant: Variant) -> tuple[Any, ...]:

@@ -89,6 +89,15 @@ def _click(page: Any, *provinces: str) -> None:
         page.mouse.click(*point)
 
 
+def _playing(page: Any, phase: str) -> None:
+    """Wait until the page shows ``phase`` (a live page reloads itself when a phase is
+    adjudicated) and has loaded: its scripts, which check and draw what is typed, have run."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#phase-name")).to_have_text(phase, timeout=SLOW)
+    page.wait_for_load_state("load")
+
+
 def _shot(page: Any, name: str) -> None:
     page.screenshot(path=f"/tmp/full-game-{name}.png", full_page=True)
 
@@ -132,7 +141,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
         page.fill("input[name=name]", NAMES[power])
         page.get_by_role("button", name=f"Play {title}").click()
         expect(page.locator(".meta")).to_contain_text(f"play {title}")
-        expect(page.locator("#phase-name")).to_have_text("Spring 1901 Movement")
+        _playing(page, "Spring 1901 Movement")
         return page
 
     for power, text in TYPED_SPRING.items():
@@ -173,7 +182,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
     france.get_by_role("button", name="Save and mark ready").click()
     expect(france.locator("#judged")).to_contain_text(
         "Your orders for Spring 1901 Movement were saved and you were ready", timeout=SLOW)
-    expect(france.locator("#phase-name")).to_have_text("Fall 1901 Movement")
+    _playing(france, "Fall 1901 Movement")
     expect(france.locator("#results h2")).to_have_text("Results of Spring 1901 Movement")
     for power, order in (("FRANCE", "F BRE - MAO"), ("FRANCE", "A PAR - PIC"),
                          ("GERMANY", "A MUN - BUR"), ("GERMANY", "F KIE - DEN"),
@@ -187,7 +196,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
 
     # -- Fall 1901: France clicks a supported attack on Burgundy; Germany types ---------------
     # Germany's page reloads itself on the new phase (a live page).
-    expect(germany.locator("#phase-name")).to_have_text("Fall 1901 Movement", timeout=SLOW)
+    _playing(germany, "Fall 1901 Movement")
     _map_ready(france)
     box = france.locator("textarea[name=orders]")
     _click(france, "MAR", "BUR")
@@ -223,12 +232,12 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
     asked: list[str] = []
     confirm(gm, asked)
     gm.get_by_role("button", name="Process now").click()
-    expect(gm.locator("#phase-name")).to_have_text("Fall 1901 Retreats", timeout=SLOW)
+    _playing(gm, "Fall 1901 Retreats")
     assert asked and asked[0].startswith("Adjudicate Fall 1901 Movement now")
 
     # -- Fall 1901 Retreats: German Burgundy is dislodged and retreats to Munich --------------
     for page in (france, germany):
-        expect(page.locator("#phase-name")).to_have_text("Fall 1901 Retreats", timeout=SLOW)
+        _playing(page, "Fall 1901 Retreats")
     expect(_row(germany, "FRANCE", "A MAR - BUR")).to_have_class("result succeeds")
     expect(_row(germany, "FRANCE", "A PIC S A MAR - BUR")).to_have_class("result succeeds")
     expect(_row(germany, "FRANCE", "F MAO - POR")).to_have_class("result succeeds")
@@ -257,11 +266,11 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
     # Germany is the only power with something to order: its mark ends the phase.
     expect(germany.locator("#judged")).to_contain_text(
         "Your orders for Fall 1901 Retreats were saved and you were ready", timeout=SLOW)
-    expect(germany.locator("#phase-name")).to_have_text("Winter 1901 Adjustments")
+    _playing(germany, "Winter 1901 Adjustments")
     expect(_row(germany, "GERMANY", "A BUR R MUN")).to_have_class("result succeeds")
 
     # -- Winter 1901: France types a build, Germany clicks one --------------------------------
-    expect(france.locator("#phase-name")).to_have_text("Winter 1901 Adjustments", timeout=SLOW)
+    _playing(france, "Winter 1901 Adjustments")
     expect(france.locator("#guide")).to_contain_text("You may build 1 unit")
     france.locator("textarea[name=orders]").fill("Build A Par")
     expect(france.locator("#feedback")).to_have_text("\u2713 BUILD A PAR")
@@ -280,12 +289,12 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
     germany.get_by_role("button", name="Save and mark ready").click()
     expect(germany.locator("#judged")).to_contain_text(
         "Your orders for Winter 1901 Adjustments were saved", timeout=SLOW)
-    expect(germany.locator("#phase-name")).to_have_text("Spring 1902 Movement")
+    _playing(germany, "Spring 1902 Movement")
     for power, build in (("GERMANY", "BUILD F KIE"), ("FRANCE", "BUILD A PAR")):
         expect(_row(germany, power, build)).to_have_class("result succeeds")
         expect(_row(germany, power, build).locator(".reason")).to_have_text("Built")
     expect(germany.locator("#board pre")).to_contain_text("F KIE")
-    expect(france.locator("#phase-name")).to_have_text("Spring 1902 Movement", timeout=SLOW)
+    _playing(france, "Spring 1902 Movement")
 
     # -- Spring 1902: France proposes a draw, every other player agrees on their page ---------
     france.get_by_role("button", name="Propose a draw").click()
@@ -297,7 +306,7 @@ def test_a_full_standard_game_in_the_browser(live_server, chromium, patient):  #
         page = pages[power] if power == "GERMANY" else contexts[power].new_page()
         pages[power] = page
         page.goto(game_url)
-        expect(page.locator("#phase-name")).to_have_text("Spring 1902 Movement")
+        _playing(page, "Spring 1902 Movement")
         open_one = page.locator("#proposals .proposal.open")
         expect(open_one).to_contain_text("votes stay secret")
         expect(open_one).not_to_contain_text("France agreed")  # secret until decided

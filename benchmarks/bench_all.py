@@ -99,7 +99,6 @@ import bench_movement as bm  # noqa: E402
 from timing import cpu  # noqa: E402  (CPU time, the collector off: shared with the others)
 
 import calhamer  # noqa: E402
-from calhamer.bots import BotView, greedy_policy  # noqa: E402
 from calhamer.formats import position_to_json  # noqa: E402
 from calhamer.map import ARMY, FLEET  # noqa: E402
 from calhamer.notation import format_order  # noqa: E402
@@ -159,7 +158,7 @@ def record(games: int, seed: int, years: int, rules: Rules,
             kind = position.phase.kind
             bucket = {"M": out.movement, "R": out.retreats, "A": out.adjustments}[kind]
             if positions == "coordinated":
-                orders = greedy_orders(position, rng, rules)
+                orders = bm.greedy_orders(position, rng, rules)
             elif kind == "M":
                 orders = bm.movement_orders(position, rng)
             elif kind == "R":
@@ -171,23 +170,6 @@ def record(games: int, seed: int, years: int, rules: Rules,
             doc["orders"] = texts
             bucket.append(Phase(position, orders, texts, json.dumps(doc) + "\n"))
             position = adjudicate(position, orders, rules).next
-    return out
-
-
-def greedy_orders(position: Position, rng: random.Random, rules: Rules
-                  ) -> dict[str, list[Order]]:
-    """Every power's orders from the greedy player (:func:`calhamer.bots.greedy_policy`)."""
-    due = position.adjustments() if position.phase.kind == "A" else {}
-    out: dict[str, list[Order]] = {}
-    for power in position.powers():
-        options = possible_orders(position, power, rules)
-        if not options:
-            continue
-        view = BotView(power, position.phase, position, None, due.get(power, 0), rules.name,
-                       random.Random(rng.random()))
-        given = [o for o in greedy_policy(view, options) if isinstance(o, Order)]
-        if given:
-            out[power] = given
     return out
 
 

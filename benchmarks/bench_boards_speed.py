@@ -24,11 +24,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bench_movement import greedy_orders  # (benchmarks/: the script's folder is on the path)
 from timing import median_cpu  # (benchmarks/timing.py: its folder is on the path)
 
 from calhamer import Game
-from calhamer.bots import BotView, greedy_policy
-from calhamer.options import possible_orders
 from calhamer.orders import AnyOrder
 from calhamer.phases import adjudicate
 from calhamer.position import Position
@@ -50,23 +49,6 @@ class Recorded:
     def units(self, kind: str) -> int:
         """Units on the board over the recorded phases of ``kind`` (dislodged ones included)."""
         return sum(len(p.units) + len(p.dislodged) for p, _ in self.phases[kind])
-
-
-def greedy_orders(position: Position, rng: random.Random, rules: Rules
-                  ) -> dict[str, list[AnyOrder]]:
-    """Every power's orders from the greedy player."""
-    due = position.adjustments() if position.phase.is_adjustment else {}
-    out: dict[str, list[AnyOrder]] = {}
-    for power in position.powers():
-        options = possible_orders(position, power, rules)
-        if not options:
-            continue
-        view = BotView(power, position.phase, position, None, due.get(power, 0), rules.name,
-                       random.Random(rng.random()))
-        given = [o for o in greedy_policy(view, options) if not isinstance(o, str)]
-        if given:
-            out[power] = given
-    return out
 
 
 def record(variant: str, games: int, years: int, seed: int) -> Recorded:

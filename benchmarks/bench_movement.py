@@ -276,6 +276,28 @@ def adjustment_orders(position: Position, rng: random.Random, rules: Rules) -> O
     return out
 
 
+def greedy_orders(position: Position, rng: random.Random, rules: Rules) -> OrdersByPower:
+    """Every power's orders from the greedy player (:func:`calhamer.bots.greedy_policy`:
+    supports, convoys, cuts and bounces, as coordinated play looks), its choices seeded by
+    ``rng``. Its waives are left out: a build not ordered is a waived one, except where a
+    variant fills missing builds (``missing_builds``), which then does so."""
+    from calhamer.bots import BotView, greedy_policy
+    from calhamer.options import possible_orders
+
+    due = position.adjustments() if position.phase.kind == "A" else {}
+    out: OrdersByPower = {}
+    for power in position.powers():
+        options = possible_orders(position, power, rules)
+        if not options:
+            continue
+        view = BotView(power, position.phase, position, None, due.get(power, 0), rules.name,
+                       random.Random(rng.random()))
+        given = [o for o in greedy_policy(view, options) if isinstance(o, Order)]
+        if given:
+            out[power] = given
+    return out
+
+
 def _build(m: Map, province: ProvinceId, rng: random.Random) -> Build:
     if m.provinces[province].terrain is Terrain.COAST and rng.random() < FLEET_BUILD_SHARE:
         coasts = m.coast_locations(province)

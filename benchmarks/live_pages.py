@@ -16,24 +16,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
-from load_server import (
-    HOST,
-    cpu_seconds,
-    percentile,
-    postgres_reachable,
-    postgres_schema,
-    server,
-    setup_games,
-)
+from load_server import HOST, cpu_seconds, on_backends, percentile, server, setup_games
 from sqlalchemy import create_engine, text
 
 
@@ -210,16 +200,7 @@ def main(args: argparse.Namespace | None = None) -> None:
     args.pages = max(1, min(args.pages, 1000))
     args.rate = max(1.0, min(args.rate or 200.0, 400.0))
     args.seconds = max(1.0, min(args.seconds, 60.0))
-    if args.backend in ("sqlite", "both"):
-        with tempfile.TemporaryDirectory() as tmp:
-            run("SQLite", f"sqlite:///{Path(tmp) / 'live.db'}", args)
-    if args.backend in ("postgresql", "both"):
-        problem = postgres_reachable()
-        if problem:
-            print(f"PostgreSQL: skipped, not reachable: {problem}")
-        else:
-            with postgres_schema() as url:
-                run("PostgreSQL", url, args)
+    on_backends(run, args)
 
 
 if __name__ == "__main__":

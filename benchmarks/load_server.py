@@ -399,9 +399,15 @@ def main() -> None:
     args.web_workers = max(1, min(args.web_workers, 8))
     args.rate = max(0.0, min(args.rate, 400.0))
     args.seconds = max(1.0, min(args.seconds, 60.0))
+    on_backends(run, args)
+
+
+def on_backends(run: Any, args: argparse.Namespace) -> None:
+    """``run(label, database_url, args)`` on the back ends ``args.backend`` names: SQLite in
+    a fresh file, PostgreSQL in a schema of its own (skipped, with why, when not reachable)."""
     if args.backend in ("sqlite", "both"):
         with tempfile.TemporaryDirectory() as tmp:
-            run("SQLite", f"sqlite:///{Path(tmp) / 'load.db'}", args)
+            run("SQLite", f"sqlite:///{Path(tmp) / 'judge.db'}", args)
     if args.backend in ("postgresql", "both"):
         problem = postgres_reachable()
         if problem:

@@ -298,16 +298,22 @@ def compose(spec: VariantSpec | str, presets: Presets | None = None) -> Variant:
     )
     bases: tuple[type[Variant], ...] = tuple(modules) or (Variant,)
     cls = type("Composed", bases, attrs)  # refuses pairs that cannot be combined
+    return _checked(cls, modules, board, key)
+
+
+def _checked(cls: type[Variant], modules: Iterable[type[RuleModule]], board: Map,
+             key: str) -> Variant:
+    """The variant of class ``cls``, once each of its rule modules accepts the board (asked
+    of the class made, its options set, and told in the module's own words), kept under
+    ``key``."""
     for module in modules:
-        # Asked of the variant made (its options set), in the module's own words.
         problem = module.board_problem.__func__(cls, board)  # type: ignore[attr-defined]
         if problem is not None:
             raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
     made = cls()
     made.board()  # the board as the options change it: a problem is told now, not in play
     _COMPOSED.put(key, made)
-    found = made
-    return found
+    return made
 
 
 def with_options(base: Variant, query: str, text: str,
@@ -366,15 +372,7 @@ def with_options(base: Variant, query: str, text: str,
     )
     if edition is not None:
         attrs["default_rules"] = edition
-    made_cls = type(cls.__name__, (cls,), attrs)
-    for module in cls.modules:
-        problem = module.board_problem.__func__(made_cls, board)  # type: ignore[attr-defined]
-        if problem is not None:
-            raise CalhamerError(f"{module.module_name} cannot be played here: {problem}")
-    made = made_cls()
-    made.board()  # the board as the options change it: a problem is told now, not in play
-    _COMPOSED.put(key, made)
-    return made
+    return _checked(type(cls.__name__, (cls,), attrs), cls.modules, board, key)
 
 
 def _reduce_composed(variant: Variant) -> tuple[Any, ...]:

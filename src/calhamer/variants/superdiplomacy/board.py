@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 def sea_route(
     m: Map, origin: ProvinceId, dest: ProvinceId, seas: set[ProvinceId] | frozenset[ProvinceId]
 ) -> bool:
-    """Whether the seas ``seas`` chain ``origin`` to ``dest``."""
-    near = m.province_fleet_adjacent
-    return m.sea_chain(origin, seas.__contains__, lambda sea: dest in near[sea])
+    """Whether the seas ``seas`` chain ``origin`` to ``dest`` (the board's own question,
+    :meth:`Map.sea_route`, whose answers the map remembers)."""
+    return m.sea_route(origin, frozenset(seas), dest)
 
 
 class _Board(_Battles):

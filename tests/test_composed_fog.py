@@ -837,3 +837,57 @@ def test_krieg_3_6_the_fog_option_convoy_origin_closed_false_lets_the_edition_de
     # An option of the fog module, refused where no module takes it.
     with pytest.raises(CalhamerError, match="convoy_origin_closed"):
         find_variant("standard+colours?convoy_origin_closed=false")
+
+
+# Rome convoys its army from Neapolis into Roma on godip's Ancient Mediterranean board, and
+# dislodges the Greek army there: rule 3.6 on a board other than the standard one.
+ANCMED_UNITS = {"ROME": ["A NEA", "F TYS", "F LIG"], "GREECE": ["A ROM"]}
+ANCMED_ORDERS = {"ROME": ["A Nea - Rom via convoy", "F Tys C A Nea - Rom",
+                         "F Lig S A Nea - Rom"]}
+
+
+def _greek_retreat_to_neapolis(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               variant: str) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Through ``calhamer adjudicate``: the retreat phase after the convoyed attack, the
+    output document of ``A Rom R Nea`` and the report Greece is sent of it."""
+    spring = tmp_path / "spring.json"
+    spring.write_text(json.dumps({"variant": variant, "phase": "S1M", "units": ANCMED_UNITS,
+                                  "orders": ANCMED_ORDERS}))
+    assert main(["adjudicate", str(spring), "--json"]) == 0
+    retreat = json.loads(capsys.readouterr().out)["next"]
+    assert retreat["phase"] == "S1R"
+    retreat["orders"] = {"GREECE": ["A Rom R Nea"]}
+    path = tmp_path / "retreat.json"
+    path.write_text(json.dumps(retreat))
+    assert main(["adjudicate", str(path), "--json"]) == 0
+    judged = json.loads(capsys.readouterr().out)
+    assert main(["adjudicate", str(path), "--as", "Greece"]) == 0
+    return retreat, judged, capsys.readouterr().out
+
+
+def test_krieg_3_6_retreat_to_a_convoyed_attackers_origin_is_disbanded_on_another_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Fog composed with godip's Ancient Mediterranean board: the army is disbanded.
+    retreat, judged, told = _greek_retreat_to_neapolis(
+        tmp_path, capsys, "godip/ancient-mediterranean+fog")
+    assert retreat["dislodged"] == {"GREECE": [{"unit": "A ROM", "attacker_from": "NEA"}]}
+    assert [(r["canonical"], r["result"]) for r in judged["results"]["GREECE"]] == [
+        ("A ROM R NEA", "fails")]
+    assert "GREECE" not in judged["next"]["units"]
+    assert "A Rom [r-Nea]  " in told and "[r-Nea*]" not in told
+    assert "Your units (0): none" in told
+    # A variant file over the same board and module that turns the reading off: the
+    # edition's answer (DATC 4.A.5) stands, and the army retreats to Neapolis.
+    file = tmp_path / "ancmed-fog-open.toml"
+    file.write_text('board = "godip/ancient-mediterranean"\nmodules = ["fog"]\n\n'
+                    "[options]\nconvoy_origin_closed = false\n")
+    retreat, judged, told = _greek_retreat_to_neapolis(tmp_path, capsys, str(file))
+    assert retreat["dislodged"] == {"GREECE": [{"unit": "A ROM"}]}
+    assert judged["next"]["units"]["GREECE"] == ["A NEA"]
+    assert "A Rom [r-Nea*]" in told
+    # The board's own variant, without fog, keeps DATC 4.A.5.
+    retreat, judged, told = _greek_retreat_to_neapolis(tmp_path, capsys, "ancient-mediterranean")
+    assert retreat["dislodged"] == {"GREECE": [{"unit": "A ROM"}]}
+    assert [(r["canonical"], r["result"]) for r in judged["results"]["GREECE"]] == [
+        ("A ROM R NEA", "succeeds")]
+    assert judged["next"]["units"]["GREECE"] == ["A NEA"]

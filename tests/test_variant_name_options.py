@@ -1,7 +1,8 @@
 """A variant's name followed by options: ``standard?draw_vote=false`` is the standard game
 without draws by agreement, as ``standard+standard?draw_vote=false`` is, wherever a variant's
 name is taken (the registry and the library's games here, the command line's ``--variant``; the
-web judge's in tests/server/test_web_variant_names_with_options.py). A bad option gets the reason."""
+web judge's in tests/server/test_web_variant_names_with_options.py). A bad option gets the
+reason."""
 
 from __future__ import annotations
 

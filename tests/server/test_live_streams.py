@@ -426,9 +426,11 @@ def test_the_digest_counts_what_the_pages_show(database: Database, database_url:
     ``orders.visible_marks``, ``seats.seat_change_count``); each agrees with what the
     services give the viewer's page (``messages_for``, ``visible_orders``, ``seat_changes``)
     for every player and the gamemaster, with private press, saves and a seat change."""
-    from calhamer.server.models import User
+    from sqlalchemy import select
+
+    from calhamer.server.models import PhaseRow, User
     from calhamer.server.services import games, orders, press, seats
-    from calhamer.server.views import viewer_for
+    from calhamer.server.views import viewer_by_id, viewer_for
 
     with served(database, database_url) as table:
         players = {p: table.join(p) for p in ("FRANCE", "GERMANY", "ITALY")}
@@ -460,3 +462,19 @@ def test_the_digest_counts_what_the_pages_show(database: Database, database_url:
                     seats.seat_changes(session, viewer.game))
                 checked += 1
             assert checked == 4  # three players and the gamemaster
+            # The stream's own reads: who is asking in one query (``viewer_by_id``) and the
+            # seat changes counted with the phase (``seat_change_count_of``) agree too.
+            for user in [*users, None]:
+                by_id = viewer_by_id(session, table.id, user.id if user else 10**6)
+                found = viewer_for(session, table.id, user)
+                assert (by_id is None) == (found is None)
+                if by_id is not None and found is not None:
+                    assert (by_id.user.id, by_id.game.id, by_id.is_gm, by_id.power,
+                            by_id.played) == (found.user.id, found.game.id, found.is_gm,
+                                              found.power, found.played)
+            assert viewer_by_id(session, "nosuchgame", users[0].id) is None
+            assert viewer_by_id(session, "../not-an-id", users[0].id) is None
+            counted = session.execute(select(PhaseRow.id, seats.seat_change_count_of(
+                PhaseRow.game_id)).where(PhaseRow.game_id == table.id)).all()
+            changes = len(seats.seat_changes(session, viewer.game))
+            assert changes > 0 and counted and {n for _id, n in counted} == {changes}

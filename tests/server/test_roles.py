@@ -507,6 +507,7 @@ def comparable(text: str, game_id: str, path: str) -> str:
     # The live page's digest counts those seat changes too (routes/live.py state_of), so it is
     # set aside with them; what it digests is on the page, compared here.
     text = re.sub(r"&#34;state&#34;: &#34;[0-9a-f]+&#34;", "&#34;state&#34;: &#34;S&#34;", text)
+    text = re.sub(r'"state": "[0-9a-f]+"', '"state": "S"', text)  # the same, in the stream
     if path.startswith("/api"):
         try:
             doc = json.loads(text)

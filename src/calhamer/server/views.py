@@ -99,6 +99,35 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     return Viewer(user, game, is_gm, power, bool(played))
 
 
+# The user and their standing in the game in one query, for a caller known by id (a live
+# page's stream, which settled who is asking when it opened and asks again at every change).
+_VIEWER_BY_ID = (
+    select(User, GameRow, Seat.power, _PLAYED)
+    .select_from(User)
+    .join(GameRow, GameRow.id == bindparam("game_id"))
+    .outerjoin(Seat, and_(Seat.game_id == GameRow.id, Seat.user_id == User.id))
+    .where(User.id == bindparam("user_id"))
+    .options(lazyload(GameRow.seats))
+    .order_by(Seat.id)
+    .limit(1)
+)
+
+
+def viewer_by_id(session: Session, game_id: str, user_id: int) -> Viewer | None:
+    """The standing of user ``user_id`` in the game, as :func:`viewer_for` gives it for the
+    user's row (None: no such user or game, or not theirs), in one query."""
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    row = session.execute(_VIEWER_BY_ID, {"game_id": game_id, "user_id": user_id}).first()
+    if row is None:
+        return None
+    user, game, power, played = row
+    is_gm = game.gm_id == user.id
+    if not is_gm and power is None:
+        return None
+    return Viewer(user, game, is_gm, power, bool(played))
+
+
 # The token's user, and whether the game exists, who runs it and the user's seat in it, in one
 # query (``PendingViewer``): the user is always found when it exists, the rest only when the
 # game does. The game's row itself is read by the caller, locked (``games.lock_game``).

@@ -27,17 +27,18 @@ from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session, defer
 from starlette.concurrency import run_in_threadpool
 
 from calhamer.server.config import Settings
 from calhamer.server.db import Database
 from calhamer.server.deps import briefly_resolved
 from calhamer.server.live_events import Subscription, TooManyStreams
-from calhamer.server.models import Seat, User
+from calhamer.server.models import PhaseRow, Seat
 from calhamer.server.pages import render_error
-from calhamer.server.services import games, orders, press, seats
-from calhamer.server.views import Viewer, viewer_for
+from calhamer.server.services import orders, press, seats
+from calhamer.server.views import Viewer, viewer_by_id
 
 api = APIRouter(prefix="/api/games/{game_id}", tags=["live"])
 pages = APIRouter(include_in_schema=False)
@@ -54,11 +55,23 @@ def _when(value: object) -> str:
     return value.isoformat() if hasattr(value, "isoformat") else ""
 
 
+# The phase being played and the number of seat changes in the game log, in one query.
+_PHASE_AND_SEAT_CHANGES = (
+    select(PhaseRow, seats.seat_change_count_of(PhaseRow.game_id))
+    .where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.index == bindparam("index"))
+    .options(defer(PhaseRow.position))
+)
+
+
 def state_of(session: Session, viewer: Viewer) -> str:
     """The event for ``viewer`` now (a JSON text). A game page carries the one it was drawn
     from, so that a change made before its stream connects is not missed."""
     game = viewer.game
-    phase = games.current_phase(session, game, position=False)
+    found = session.execute(_PHASE_AND_SEAT_CHANGES,
+                            {"game_id": game.id, "index": game.phase_index}).first()
+    if found is None:  # the schema guarantees it; a broken database is a server error
+        raise RuntimeError(f"game {game.id} has no phase {game.phase_index}")
+    phase, seat_changes = found
     messages = press.visible_count(session, viewer)
     seen: list[object] = [
         phase.code, game.status, _when(game.deadline), bool(game.process_requested),
@@ -67,7 +80,7 @@ def state_of(session: Session, viewer: Viewer) -> str:
         # seats changing hands: how many the game log tells of (an append-only list, so a
         # new one changes the count); not their texts, which name the players (the page
         # shows them), nor the rows' ids, which count what happens in every game
-        seats.seat_change_count(session, game),
+        seat_changes,
     ]
     if viewer.sees_all:  # who holds each seat: the gamemaster's table
         seen.append(sorted((s.power, s.user_id or 0) for s in
@@ -80,8 +93,7 @@ def snapshot(db: Database, game_id: str, user_id: int) -> str | None:
     """The event for the viewer now (a JSON text), or None once they may not see the game;
     read in a session closed on return."""
     with db.session() as session:
-        user = session.get(User, user_id)
-        viewer = viewer_for(session, game_id, user) if user is not None else None
+        viewer = viewer_by_id(session, game_id, user_id)
         if viewer is None:
             return None
         return state_of(session, viewer)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from sqlalchemy import bindparam, exists, func, select
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy import ColumnElement, ScalarSelect, bindparam, exists, func, select
+from sqlalchemy.orm import QueryableAttribute, Session, object_session
 
 from calhamer.server.models import BidSet, Event, GameRow, Message, OrderSet, PhaseRow, Seat, User
 from calhamer.server.services.common import Conflict, NotFound, hides, position_of
@@ -148,6 +148,15 @@ def seat_change_count(session: Session, game: GameRow) -> int:
     """How many entries :func:`seat_changes` holds, counted by the database."""
     return session.scalar(select(func.count()).select_from(Event).where(
         Event.game_id == game.id, Event.kind.in_(SEAT_EVENTS))) or 0
+
+
+def seat_change_count_of(
+        game_id: ColumnElement[str] | QueryableAttribute[str]) -> ScalarSelect[int]:
+    """:func:`seat_change_count` as a column of another query, for the game whose id is
+    ``game_id`` there (a live page reads it with the phase, in one query)."""
+    return (select(func.count()).select_from(Event)
+            .where(Event.game_id == game_id, Event.kind.in_(SEAT_EVENTS))
+            .scalar_subquery())
 
 
 def replace_player(session: Session, *, viewer: Viewer, power: str, now: datetime) -> Seat:

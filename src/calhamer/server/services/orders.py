@@ -247,8 +247,14 @@ def visible_marks(session: Session, viewer: Viewer,
     """Each power's ready mark and time of saving among the orders the viewer may read (as
     :func:`visible_orders`), by power: what a live page's digest needs, read as columns
     without the orders themselves (a live page reads it after every save it may see)."""
-    query = (select(OrderSet.power, OrderSet.ready, OrderSet.updated_at)
-             .where(OrderSet.phase_id == phase.id).order_by(OrderSet.power))
-    if not _reads_all_orders(viewer, phase):
-        query = query.where(OrderSet.power == (viewer.power or ""))
-    return [(power, bool(ready), at) for power, ready, at in session.execute(query)]
+    if _reads_all_orders(viewer, phase):
+        rows = session.execute(_ALL_MARKS, {"phase_id": phase.id})
+    else:
+        rows = session.execute(_OWN_MARK, {"phase_id": phase.id, "power": viewer.power or ""})
+    return [(power, bool(ready), at) for power, ready, at in rows]
+
+
+# :func:`visible_marks`' two queries, built once (every change an open page hears asks one).
+_ALL_MARKS = (select(OrderSet.power, OrderSet.ready, OrderSet.updated_at)
+              .where(OrderSet.phase_id == bindparam("phase_id")).order_by(OrderSet.power))
+_OWN_MARK = _ALL_MARKS.where(OrderSet.power == bindparam("power"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case, func, select
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -94,14 +94,19 @@ def messages_for(session: Session, viewer: Viewer) -> list[Message]:
     return [m for m in rows if _may_read(viewer, m.sender, m.recipients)]
 
 
+# A live page's two reads of the press (built once: every change an open page hears asks one).
+_COUNT_ALL = select(func.count()).select_from(Message).where(
+    Message.game_id == bindparam("game_id"))
+_ADDRESSES = select(Message.sender, Message.recipients).where(
+    Message.game_id == bindparam("game_id"))
+
+
 def visible_count(session: Session, viewer: Viewer) -> int:
     """How many messages the viewer may read (as :func:`messages_for`), read as the
     senders and recipients alone: what a live page's digest needs after each change."""
     if viewer.sees_all:
-        return session.scalar(select(func.count()).select_from(Message)
-                              .where(Message.game_id == viewer.game.id)) or 0
-    rows = session.execute(select(Message.sender, Message.recipients)
-                           .where(Message.game_id == viewer.game.id))
+        return session.scalar(_COUNT_ALL, {"game_id": viewer.game.id}) or 0
+    rows = session.execute(_ADDRESSES, {"game_id": viewer.game.id})
     return sum(1 for sender, recipients in rows if _may_read(viewer, sender, recipients))
 
 

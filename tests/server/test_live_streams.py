@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from calhamer.server import live_events
 from calhamer.server.app import create_app
 from calhamer.server.db import Database
 from calhamer.server.worker import process_due
@@ -478,3 +479,27 @@ def test_the_digest_counts_what_the_pages_show(database: Database, database_url:
                 PhaseRow.game_id)).where(PhaseRow.game_id == table.id)).all()
             changes = len(seats.seat_changes(session, viewer.game))
             assert changes > 0 and counted and {n for _id, n in counted} == {changes}
+
+
+def test_pages_are_told_when_the_transaction_commits_not_when_a_savepoint_is_released(
+        tmp_path: Any) -> None:
+    """A phase is judged inside a savepoint (``worker.process_one``); on SQLite the session's
+    commit event also fires when the savepoint is released, while the phase is not yet
+    committed. A page woken then read the old phase and was never told of the new one."""
+    db = Database(f"sqlite:///{tmp_path / 'savepoint.db'}", sqlite_synchronous="NORMAL")
+    try:
+        db.migrate()
+        told: list[tuple[str | None, str | None]] = []
+        db.live.notify = lambda game_id, power=None: told.append((game_id, power))  # type: ignore[method-assign]
+        with db.session(write=True) as session, session.begin():
+            with session.begin_nested():
+                live_events.publish(session, "G1", "log")
+            assert told == []  # released, not committed
+        assert told == [("G1", None)]
+        with db.session(write=True) as session, session.begin():  # rolled back: nothing
+            with session.begin_nested():
+                live_events.publish(session, "G2", "log")
+            session.rollback()
+        assert told == [("G1", None)]
+    finally:
+        db.dispose()

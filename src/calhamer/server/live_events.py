@@ -173,6 +173,12 @@ class LiveHub:
                 event.listen(maker, "after_rollback", _forget)
 
     def _after_commit(self, session: Session) -> None:
+        # The session's event fires for a savepoint released too (``begin_nested``), while the
+        # transaction around it is still open: a page woken then would read the state before
+        # the change, and hear nothing more once it is committed. Only the outermost commit
+        # hands the notifications over.
+        if session.in_nested_transaction():
+            return
         for game_id, _kind, power in session.info.pop(PENDING_KEY, ()):
             self.notify(game_id, power)
 

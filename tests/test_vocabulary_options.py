@@ -104,3 +104,16 @@ def test_options_calhamer_variants_lists_the_vocabulary_with_meanings(
         assert f"option {option.name} (default " in out
         assert option.meaning in out
     assert "garrisons" in out and "option garrison_unowned (default false)" in out
+
+
+def test_calhamer_variants_says_why_a_module_fits_no_shipped_board_as_it_is(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """No shipped map has a garrison of its own, so the garrisons module plays on none of them
+    with its defaults: the listing says so and names the option that makes it playable,
+    instead of an empty list of boards."""
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    garrisons = out.split("\ngarrisons", 1)[1].split("\n\n", 1)[0]
+    assert "boards: none as shipped" in garrisons
+    assert "set the option garrison_unowned = true" in garrisons
+    assert "boards:  (" not in out  # no module is listed with an empty list of boards

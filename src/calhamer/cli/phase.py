@@ -257,7 +257,10 @@ def module_listing() -> str:
             shown = "none" if default is None else str(default).lower()
             lines.append(f"    option {option} (default {shown}): {meaning}")
         playable = [b.name for b in boards if module.board_problem(b) is None]
-        if len(playable) < len(boards):
+        if not playable and boards:  # say what is missing, and the option that supplies it
+            missing = module.board_problem(boards[0])
+            lines.append(f"    boards: none as shipped; for instance, {missing}")
+        elif len(playable) < len(boards):
             lines.append(f"    boards: {', '.join(playable)} (others lack what it needs)")
         for other, why in module.refuses.items():
             lines.append(f"    not with {other}: {why}")

@@ -57,9 +57,8 @@ def fleet_seas(position: Position) -> frozenset[ProvinceId]:
     last, found = _LAST_FLEET_SEAS  # (one read: another thread may replace the pair)
     if last is position:
         return found  # a position's units never change
-    m = position.map
-    found = frozenset(p for p, u in position.units.items()
-                      if u.type is FLEET and m.can_convoy(p))
+    convoys = position.map.convoy_space  # (Map.can_convoy, read as its table)
+    found = frozenset([p for p, u in position.units.items() if u.type is FLEET and convoys[p]])
     _LAST_FLEET_SEAS = (position, found)
     return found
 

@@ -116,6 +116,46 @@ def test_random_games_read_and_write_alike_on_both_paths(seed: int, monkeypatch,
     assert out == "".join(model_line(doc) + "\n" for doc in docs)
 
 
+def greedy_game(seed: int, years: int) -> list[dict[str, Any]]:
+    """Every phase document (orders in canonical text) of a game of the greedy player:
+    supports, convoys, cuts and bounces on a crowded board, as coordinated play looks."""
+    from calhamer.bots import BotView, greedy_policy
+    from calhamer.orders import Order
+
+    rng = random.Random(seed)
+    rules = find_rules(None)
+    position = Position.initial("standard")
+    docs = []
+    while position.phase.year < 1901 + years and position.winner() is None:
+        due = position.adjustments() if position.phase.kind == "A" else {}
+        orders: dict[str, list[Any]] = {}
+        for power in position.powers():
+            options = possible_orders(position, power, rules)
+            view = BotView(power, position.phase, position, None, due.get(power, 0),
+                           rules.name, random.Random(rng.random()))
+            orders[power] = [o for o in greedy_policy(view, options) if isinstance(o, Order)]
+        doc = position_to_json(position, rules.name)
+        doc["orders"] = {p: [format_order(M, o) for o in os] for p, os in orders.items()}
+        docs.append(doc)
+        position = adjudicate(position, orders, rules).next
+    return docs
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_coordinated_games_write_the_lines_the_document_path_writes(seed: int, monkeypatch,
+                                                                     capsys) -> None:
+    docs = greedy_game(seed, years=8)
+    lines = [json.dumps(doc) + "\n" for doc in docs]
+    code, out = jsonl_output(lines, monkeypatch, capsys)
+    assert code == 0
+    written = out.splitlines()
+    results = [r for line in written for rs in json.loads(line)["results"].values() for r in rs]
+    # The phases hold what coordinated play is made of, each written as the document path does.
+    assert {r["order"].split(" ")[2] for r in results if r["order"]} >= {"-", "S", "C", "H"}
+    assert any(r["reason"].startswith("bounced") for r in results)
+    assert written == [model_line(doc) for doc in docs]
+
+
 @pytest.mark.parametrize("variant", ["arpiesse", "kriegsplomacy", "superdiplomacy"])
 def test_variants_write_the_same_lines(variant: str, monkeypatch, capsys) -> None:
     docs = random_game(3, years=2, variant=variant)

@@ -876,6 +876,32 @@ def test_quick_movement_checks_agree_with_the_full_checks(case: Case, data: st.D
     assert list(quick.ordered) == list(full.ordered) and quick.clashes == full.clashes
 
 
+def test_convoys_and_armies_across_the_water_are_settled_by_the_quick_checks() -> None:
+    # A convoy on the army's route and the army's move over two seas are legal as written,
+    # found by the per-map tables; a fleet off every route, a coast named for the army's
+    # target, or an army with no fleets to carry it go to the full check, which says why.
+    from calhamer.phases.movement import MovementReading
+    from calhamer.validation import quick_checks
+
+    names = ("LON", "NTH", "NWG", "NWY", "EDI", "BRE")
+    lon, nth, nwg, nwy, edi, bre = (M.canonical_locations[n] for n in names)
+    units = {lon: Unit("ENGLAND", ARMY, lon), nth: Unit("ENGLAND", FLEET, nth),
+             nwg: Unit("ENGLAND", FLEET, nwg), edi: Unit("ENGLAND", FLEET, edi)}
+    position = Position(M, Phase(1901, "S", "M"), units, {})
+    quick = quick_checks(M)
+    assert quick.army_by_sea(position, lon, nwy)
+    assert not quick.army_by_sea(position, lon, bre)  # no fleet in the Channel
+    assert quick.convoy_legal(nth, lon, nwy)
+    assert not quick.convoy_legal(nwg, lon, M.canonical_locations["BEL"])  # off every route
+    orders = {"ENGLAND": [Move(ARMY, lon, nwy), Convoy(FLEET, nth, lon, nwy),
+                          Convoy(FLEET, nwg, lon, M.canonical_locations["BEL"])]}
+    reading = MovementReading(position)
+    reading.add_all(orders)
+    assert [e.reason for e in reading.entries][:2] == [None, None]
+    assert "no convoy route" in (reading.entries[2].reason or "")
+    assert [e.order is e.given for e in reading.entries][:2] == [True, True]
+
+
 
 @SETTINGS
 @given(case=movement_positions(), data=st.data())

@@ -165,3 +165,32 @@ def test_a_phase_judged_with_shortcuts_reads_as_the_long_way(
         assert {p: [r.to_json() for r in rs] for p, rs in quick.results.items()} == {
             p: [r.to_json() for r in rs] for p, rs in slow.results.items()
         }
+
+
+@SETTINGS
+@given(phase=crowded_phases())
+def test_a_path_kept_once_its_fleets_are_settled_is_the_path_found_anew(
+    phase: tuple[Case, dict[str, list[object]]]
+) -> None:
+    # The resolver keeps an army's convoy path once every fleet convoying it is settled; the
+    # path kept must be the one the fleets' final decisions give, asked anew.
+    case, orders = phase
+    reading = MovementReading(case.position)
+    reading.add_all(orders)
+    if reading.clashes:
+        reading.settle_clashes()
+    for edition in EDITIONS:
+        note(f"edition {edition}")
+        resolver = resolve_movement(OrderTable(case.position, reading.legal, find_rules(edition)))
+        table, resolution = resolver.table, resolver.resolution
+        for p in table.movers:
+            if not resolver.convoyed[p] or p in resolver.fixed_path:
+                continue
+            fleets = table.convoy_fleets[p]
+            if resolver.rules.convoy_needs_all_routes_cut:
+                anew = table.route_fleets(p, [f for f in fleets if resolution[f]])
+            else:
+                on_routes = table.fleets_on_routes(p)
+                anew = bool(on_routes) and all(resolution[f] for f in on_routes)
+            assert resolver.path(p) == anew
+            assert resolver._settled_paths[p] == anew  # kept: every fleet is settled now

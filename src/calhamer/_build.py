@@ -75,6 +75,8 @@ COMPILED_MODULES = (
     "calhamer.phases.handlers",
     "calhamer.phases.intake",
     "calhamer.phases.flow",
+    "calhamer.phases.explain",
+    "calhamer.formats",
 )
 
 

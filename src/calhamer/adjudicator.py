@@ -401,6 +401,8 @@ class MovementResolver(GuessResolver):
         # some armies by land after all).
         self.convoyed = list(table.convoyed) if alexander else table.convoyed
         self.fixed_path: dict[int, bool] = {}
+        # Paths found once every fleet convoying the army was settled (see :meth:`path`).
+        self._settled_paths: dict[int, bool] = {}
         self.worlds: dict[frozenset[int], MovementResolver] = worlds if worlds is not None else {}
         if alexander:
             self._prepare_alexander_world(self.worlds)
@@ -463,10 +465,20 @@ class MovementResolver(GuessResolver):
         fixed = self.fixed_path.get(p)
         if fixed is not None:
             return fixed
+        settled = self._settled_paths.get(p)
+        if settled is not None:
+            return settled
         if self.rules.convoy_needs_all_routes_cut:
-            return self.convoy_route_stands(p)
-        on_routes = self.table.fleets_on_routes(p)
-        return bool(on_routes) and all(self.resolve(f) for f in on_routes)
+            found = self.convoy_route_stands(p)
+        else:
+            on_routes = self.table.fleets_on_routes(p)
+            found = bool(on_routes) and all(self.resolve(f) for f in on_routes)
+        # The path asks only whether the army's convoying fleets succeed: once each of them is
+        # settled (no guess of the search any more), so is the path, and it is kept. The later
+        # decisions and the results' wording ask it again and again.
+        if all(map(self.resolved.__getitem__, self.table.convoy_fleets[p])):
+            self._settled_paths[p] = found
+        return found
 
     # -- strengths (DATC 5.B.5 to 5.B.8) ----------------------------------------------------
 

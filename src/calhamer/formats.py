@@ -86,14 +86,16 @@ _scan_once: Callable[[str, int], tuple[Any, int]] = (
 _BLANKS = " \t\n\r"
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str | bytes) -> Any:
     """``json.loads(text)``: read by the scanner straight away when ``text`` holds one value
     and blanks at most (what every good document is), without the Python steps of
     ``json.loads`` around it (a phase of ``--jsonl`` reads one document). Any other text is
-    read again by ``json.loads``, which raises its own errors as ever."""
+    read again by ``json.loads``, which raises its own errors as ever (and decodes bytes)."""
+    if not isinstance(text, str):
+        return json.loads(text)
     try:
         doc, end = _scan_once(text, len(text) - len(text.lstrip(_BLANKS)))
-    except (StopIteration, ValueError, RecursionError, TypeError):  # TypeError: bytes
+    except (StopIteration, ValueError, RecursionError):
         return json.loads(text)
     if end != len(text) and text[end:].lstrip(_BLANKS):
         return json.loads(text)  # more than one value: "Extra data"

@@ -57,9 +57,8 @@ def fleet_seas(position: Position) -> frozenset[ProvinceId]:
     last, found = _LAST_FLEET_SEAS  # (one read: another thread may replace the pair)
     if last is position:
         return found  # a position's units never change
-    m = position.map
-    found = frozenset(p for p, u in position.units.items()
-                      if u.type is FLEET and m.can_convoy(p))
+    convoys = position.map.convoy_space  # (Map.can_convoy, read as its table)
+    found = frozenset([p for p, u in position.units.items() if u.type is FLEET and convoys[p]])
     _LAST_FLEET_SEAS = (position, found)
     return found
 
@@ -331,15 +330,16 @@ _CHECKS: dict[type, Callable[[Position, Any], Order]] = {
 
 
 class QuickChecks:
-    """Per-map tables that settle the usual movement orders by one look-up each.
+    """Per-map tables that settle the usual movement orders by a look-up or two each.
 
     An order found here is legal exactly as given (the checks above would return it
     unchanged); anything else goes through :func:`check_movement_order`, which says why.
     """
 
-    __slots__ = ("army_moves", "fleet_moves", "reach")
+    __slots__ = ("army_moves", "coastal", "fleet_moves", "map", "reach")
 
     def __init__(self, m: Map) -> None:
+        self.map = m
         loc_province = m.loc_province
         # Moves a unit standing at a location makes as written: an army names a province next
         # to its own (never a coast), a fleet an exact location it reaches in another province.
@@ -357,6 +357,26 @@ class QuickChecks:
             FLEET: [frozenset(loc_province[d] for d in m.fleet_adjacent[loc])
                     for loc in range(len(loc_province))],
         }
+        # The coastal provinces, as the locations an army's move or a convoy names them by
+        # (a convoy's ends, and the places an army goes to by sea).
+        self.coastal: frozenset[Location] = frozenset(
+            p for p in range(len(m.provinces)) if m.is_coastal(p))
+
+    def army_by_sea(self, position: Position, here: ProvinceId, dest: Location) -> bool:
+        """Whether an army in ``here``, ordered to ``dest`` (not next door), has that move
+        legal as written: both coastal, ``dest`` named without a coast, and a chain of the
+        fleets standing at sea between them (what :func:`_check_move` asks, unchanged)."""
+        coastal = self.coastal
+        return (dest != here and dest in coastal and here in coastal
+                and sea_route_exists(self.map, here, dest, fleet_seas(position)))
+
+    def convoy_legal(self, here: ProvinceId, army: Location, dest: Location) -> bool:
+        """Whether a fleet in ``here`` may convoy the army in ``army`` to ``dest`` as written:
+        both ends coastal provinces named without a coast, and ``here`` on a route between
+        them (whose seas are all places a fleet may convoy from: :func:`_check_convoy`)."""
+        coastal = self.coastal
+        return (army in coastal and dest in coastal
+                and here in convoy_route_fleets(self.map, army, dest))
 
 
 _QUICK: dict[Map, QuickChecks] = {}  # maps hash by identity; a program uses a handful

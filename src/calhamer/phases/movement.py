@@ -16,9 +16,9 @@ from calhamer.adjudicator import (
     resolve_movement,
 )
 from calhamer.errors import OrderError
-from calhamer.map import ARMY, ProvinceId
+from calhamer.map import ARMY, FLEET, ProvinceId
 from calhamer.notation import Notation, canonical_movement_order, canonical_texts_read
-from calhamer.orders import AnyOrder, Hold, Move, Order, Support
+from calhamer.orders import AnyOrder, Convoy, Hold, Move, Order, Support
 from calhamer.pieces import Dislodged, Unit, phase_of
 from calhamer.results import INVALID, SUCCEEDS, OrderResult, PhaseOutcome, Resolution, Result
 from calhamer.rules import Rules
@@ -217,10 +217,14 @@ class MovementReading:
         if cls is Move:
             move: Move = found
             if unit.type == ARMY:
-                return move.dest in quick.army_moves[loc]
+                return (move.dest in quick.army_moves[loc]
+                        or quick.army_by_sea(self.position, here, move.dest))
             return not move.via_convoy and move.dest in quick.fleet_moves[loc]
         if cls is Support:
             return self._support_legal(quick, unit, here, found)
+        if cls is Convoy:
+            convoy: Convoy = found
+            return unit.type == FLEET and quick.convoy_legal(here, convoy.army, convoy.dest)
         return False
 
     def _support_legal(self, quick: QuickChecks, unit: Unit, here: int, order: Support) -> bool:

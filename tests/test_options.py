@@ -480,3 +480,31 @@ def test_a_board_listed_twice_lists_the_same_for_each_power():
     for _ in range(2):
         assert possible_orders(moved, "FRANCE") == {}
         assert len(possible_orders(first, "FRANCE")) == 3
+
+
+def test_fast_listing_equals_the_full_order_check_in_coordinated_play() -> None:
+    """The same, on the crowded boards of the greedy player's game (supports, convoys, cut
+    supports and bounces), where the benchmarks time the listing: every movement phase to
+    1905, every power."""
+    import random
+
+    from calhamer import Game
+    from calhamer.bots import greedy_policy
+
+    game = Game.new("standard", max_year=1905)
+    compared = 0
+    while not game.is_done():
+        position = game.current
+        for power in game.powers():
+            if position.phase.is_movement and any(
+                    u.power == power for u in position.units.values()):
+                fast = movement_candidates(position, position, power)
+                assert fast == movement_candidates(position, position, power, full_check=True)
+                compared += 1
+            view = game.bot_view(power)
+            view.rng = random.Random(f"{game.phase}{power}")
+            orders = list(greedy_policy(view, game.possible_orders(power)))
+            if orders:
+                game.set_orders(power, orders)
+        game.process()
+    assert compared >= 50

@@ -271,6 +271,7 @@ def movement_candidates(
     probe = _probe(position) if stacks else None
     view_units = (probe if probe is not None else position).units
     out: dict[Location, list[AnyOrder]] = {}
+    pair_supports = _pair_supports_by_map.setdefault(m, {})  # looked up once, not per pair
     for index, piece in enumerate(board.pieces):
         if piece.power != power:
             continue
@@ -284,10 +285,12 @@ def movement_candidates(
             listed.extend(own)
         else:
             listed.extend(order for order in own if _passes(check, order))
-        for other, held, into in _supportable(board, index):
-            if fast:
-                listed.extend(_known_pair_supports(m, board, index, other, view_units))
-            else:
+        if fast:
+            for other in _supportable_pieces(board, index):
+                listed.extend(_known_pair_supports(m, board, index, other, view_units,
+                                                   pair_supports))
+        else:
+            for other, held, into in _supportable(board, index):
                 listed.extend(_checked_supports(board, piece, board.pieces[other], held,
                                                 into, check))
         if piece.type is FLEET and m.can_convoy(piece.province):
@@ -316,16 +319,31 @@ def _supportable(board: _Board, index: int) -> list[tuple[int, bool, list[Provin
             for other in sorted(holds.union(into))]
 
 
+def _supportable_pieces(board: _Board, index: int) -> list[int]:
+    """The units piece ``index`` may support, as :func:`_supportable` finds them, without
+    where: all the map's tables of pair supports need (the fast path)."""
+    pieces = board.pieces
+    here = pieces[index].province
+    at, movers_into = board.at, board.movers_into
+    found: set[int] = set()
+    for q in board.reach[index]:
+        found.update(at.get(q, ()))
+        if q != here:
+            found.update(movers_into.get(q, ()))
+    return sorted(other for other in found if pieces[other].province != here)
+
+
 def _known_pair_supports(m: Map, board: _Board, index: int, other: int,
-                         view_units: Mapping[int, Unit]) -> list[Support]:
+                         view_units: Mapping[int, Unit],
+                         pair_supports: dict[tuple[object, ...], list[Support]]) -> list[Support]:
     """The legal supports of piece ``index`` for piece ``other``, under the standard check.
-    They depend on the map, where each stands and where the other may go: kept per map, so
-    each pair is worked out once."""
+    They depend on the map, where each stands and where the other may go: kept per map
+    (``pair_supports``, the map's entry of ``_pair_supports_by_map``), so each pair is worked
+    out once."""
     piece, target = board.pieces[index], board.pieces[other]
     supported = view_units.get(target.province)
     is_army = supported is not None and supported.type is ARMY
     key = (piece.type, piece.loc, target.type, target.loc, board.targets[other], is_army)
-    pair_supports = _pair_supports_by_map.setdefault(m, {})
     found = pair_supports.get(key)
     if found is None:
         found = _pair_supports(m, piece, target, board.targets[other], board.reach[index],

@@ -93,6 +93,12 @@ def viewer_for(session: Session, game_id: str, user: User | None) -> Viewer | No
     if row is None:
         return None
     game, power, played = row
+    return _viewer(user, game, power, played)
+
+
+def _viewer(user: User, game: GameRow, power: str | None, played: object) -> Viewer | None:
+    """The viewer a user is in a game, from their seat's power (None: none) and whether the
+    gamemaster has played: None when they neither run the game nor hold a seat in it."""
     is_gm = game.gm_id == user.id
     if not is_gm and power is None:
         return None
@@ -122,10 +128,7 @@ def viewer_by_id(session: Session, game_id: str, user_id: int) -> Viewer | None:
     if row is None:
         return None
     user, game, power, played = row
-    is_gm = game.gm_id == user.id
-    if not is_gm and power is None:
-        return None
-    return Viewer(user, game, is_gm, power, bool(played))
+    return _viewer(user, game, power, played)
 
 
 # The token's user, and whether the game exists, who runs it and the user's seat in it, in one

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, ScalarSelect, bindparam, exists, func, select
+from sqlalchemy import ColumnElement, ScalarSelect, bindparam, exists, func, literal, select
 from sqlalchemy.orm import QueryableAttribute, Session, object_session
 
 from calhamer.server.models import BidSet, Event, GameRow, Message, OrderSet, PhaseRow, Seat, User
@@ -146,8 +146,7 @@ def seat_changes(session: Session, game: GameRow) -> list[Event]:
 
 def seat_change_count(session: Session, game: GameRow) -> int:
     """How many entries :func:`seat_changes` holds, counted by the database."""
-    return session.scalar(select(func.count()).select_from(Event).where(
-        Event.game_id == game.id, Event.kind.in_(SEAT_EVENTS))) or 0
+    return session.scalar(select(seat_change_count_of(literal(game.id)))) or 0
 
 
 def seat_change_count_of(

@@ -74,6 +74,10 @@ def board_text(board: Board, commit: str) -> str:
     if board.oneway:
         lines += ["", "[oneway]"]
         lines += [f"{kind} = {toml_value(edges)}" for kind, edges in board.oneway.items()]
+    if board.distance:
+        lines += ["", "# Edges no unit moves by that godip's graph distance counts (its removals",
+                  "# in civil disorder): a split province's land and the seas by its coasts.",
+                  "[distance]", f"edges = {toml_value(board.distance)}"]
     lines += ["", "[start.units]"]
     lines += [f"{power} = {toml_value(units)}" for power, units in board.units.items()]
     if board.start_centres is not None:

@@ -148,6 +148,7 @@ class Board:
     army: dict[str, list[str]]
     fleet: dict[str, list[str]]
     oneway: dict[str, list[str]]  # "army"/"fleet" -> ["AAA BBB", ...]
+    distance: list[str]  # edges no unit moves by that godip's distance counts: "AAA BBB"
     units: dict[str, list[str]]
     start_centres: dict[str, list[str]] | None
     victory_centers: int
@@ -216,12 +217,14 @@ def provinces(v: GodipVariant, codes: dict[str, str]) -> list[Province]:
     return out
 
 
-def adjacency(v: GodipVariant) -> tuple[dict[str, set[tuple[str, str]]], int]:
+def adjacency(v: GodipVariant) -> tuple[dict[str, set[tuple[str, str]]], list[str]]:
     """The moves godip's graph allows, per unit type, as directed pairs of locations, and
-    how many edges allow none (an edge to a split province's land node with the Sea flag:
-    a fleet moves to one of its coasts, by an edge of its own)."""
+    the edges that allow none, ``"FROM TO"`` (an edge between a split province's land node
+    and a sea: a fleet moves to one of its coasts, by an edge of its own). No unit moves by
+    those, but godip's graph distance counts them (its civil-disorder removals), so the map
+    file keeps them under ``[distance]``."""
     moves: dict[str, set[tuple[str, str]]] = {"army": set(), "fleet": set()}
-    unused = 0
+    unused = []
     for name, node in v.graph.nodes.items():
         for target, edge in node.edges.items():
             dest = v.graph.nodes[target]
@@ -232,9 +235,9 @@ def adjacency(v: GodipVariant) -> tuple[dict[str, set[tuple[str, str]]], int]:
             if fleet:
                 moves["fleet"].add((location(name), location(target)))
             if not army and not fleet:
-                unused += 1
+                unused.append(f"{location(name)} {location(target)}")
                 check_unused(v, name, target)
-    return moves, unused
+    return moves, sorted(unused)
 
 
 def check_unused(v: GodipVariant, a: str, b: str) -> None:
@@ -347,7 +350,7 @@ def convert(name: str, v: GodipVariant, reading: Reading | None, read: Any = Non
     codes = {n: power_code(n) for n in nations} | {NEUTRAL: NEUTRAL_CODE}
     powers = [Power(codes[n], n, [n.replace(" ", "")] if " " in n else [], c)
               for n, c in zip(nations, colours(len(nations)), strict=True)]
-    moves, _ = adjacency(v)
+    moves, unused = adjacency(v)
     army, army_oneway = split_edges(moves["army"])
     fleet, fleet_oneway = split_edges(moves["fleet"])
     units, centres, first = start(v, codes)
@@ -361,6 +364,7 @@ def convert(name: str, v: GodipVariant, reading: Reading | None, read: Any = Non
         created_by="" if v.created_by in ("", "Unknown") else v.created_by, aliases=aliases,
         powers=powers, provinces=provinces(v, codes), army=army, fleet=fleet,
         oneway={k: x for k, x in (("army", army_oneway), ("fleet", fleet_oneway)) if x},
+        distance=unused,
         units=units, start_centres=centres,
         victory_centers=v.solo or (reading.victory_centers if reading else 0) or 0,
         start_phase=first, calendar=reading.calendar if reading else None, neutral=neutral,

@@ -10,6 +10,9 @@ type); at equal distance fleets first, then by province code.
 from __future__ import annotations
 
 import json
+import os
+import sys
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ from calhamer.errors import CalhamerError
 from calhamer.formats import position_from_json
 from calhamer.notation import format_unit
 from calhamer.phases import adjudicate
+from calhamer.phases.adjustments import home_distance
 from calhamer.results import SUCCEEDS
 from calhamer.rules import DATC, DisorderDistance, Rules, find_rules
 from calhamer.variants import find_variant
@@ -119,3 +123,129 @@ def test_home_distance_is_a_flat_variant_option(
     # A bad value is refused with what the option takes.
     with pytest.raises(CalhamerError, match="civil_disorder must be one of"):
         find_variant("standard+standard?civil_disorder=nearest")
+
+
+# -- the distance on godip's graph, as its boards keep it -----------------------------------
+
+
+def test_home_distance_counts_a_split_provinces_coasts_apart_as_godip_does() -> None:
+    # Youngstown Redux: France owns Paris and Brest and must remove one of A Par, A Ara,
+    # A Ade. Arabia's land is next to the Levant's land, whose coasts touch the Eastern
+    # Mediterranean, but the Levant's land has no edge out to that sea in godip's graph (the
+    # sea has one into it): Arabia is 7 from a French home centre, Aden 6. Counted with the
+    # coasts merged into their province (Ara-Lev-Ems-...), both would be 6 and Aden, first by
+    # code, would go.
+    m = find_variant("youngstown-redux").board()
+    homes = set(m.home_centers("FRANCE"))
+    code = {p.code: p.id for p in m.provinces}
+    assert (home_distance(m, code["ARA"], homes), home_distance(m, code["ADE"], homes)) == (7, 6)
+    doc = winter({"FRANCE": ["A PAR", "A ARA", "A ADE"]}, {"FRANCE": ["PAR", "BRE"]},
+                 "youngstown-redux")
+    assert removed(doc) == ["A ARA"]
+
+
+def test_home_distance_is_0_where_no_home_centre_can_be_reached_as_godip_counts_it() -> None:
+    # North Sea Wars: the trade provinces are entered from the Central North Sea only, and
+    # lead nowhere but to each other. godip finds no path home from them and counts 0, so the
+    # Britons' fleet in Wood is kept and the army in Batavia, 2 from Cymru, goes.
+    m = find_variant("north-sea-wars").board()
+    code = {p.code: p.id for p in m.provinces}
+    assert home_distance(m, code["WOO"], set(m.home_centers("BRITONS"))) == 0
+    doc = winter({"BRITONS": ["F WOO", "A BAT", "A CYM"]}, {"BRITONS": ["CYM", "SBR"]},
+                 "north-sea-wars")
+    assert removed(doc) == ["A BAT"]
+
+
+def test_home_distance_edges_no_unit_moves_by_are_read_from_the_map_file(tmp_path: Path
+                                                                         ) -> None:
+    from calhamer.map import MapError, load_map
+
+    # A split province whose north coast is on the Sea, next to Home by land; the Sea reaches
+    # Home by fleet through two more seas.
+    base = ('[map]\nname = "t"\n[powers.A]\nname = "A"\n[provinces]\n'
+            'HOM = { name = "Home", type = "coast", sc = true, home = "A" }\n'
+            'SPL = { name = "Split", type = "coast", coasts = ["NC", "SC"] }\n'
+            'SEA = { name = "Sea", type = "sea" }\n'
+            'ONE = { name = "One", type = "sea" }\n'
+            'TWO = { name = "Two", type = "sea" }\n'
+            '[army]\nHOM = "SPL"\n[fleet]\nSEA = "SPL/NC ONE"\nONE = "TWO"\nTWO = "HOM"\n')
+    plain = tmp_path / "plain.toml"
+    plain.write_text(base)
+    m = load_map(str(plain))
+    code = {p.code: p.id for p in m.provinces}
+    # The Split's north coast leads back to the Sea only: the way home is by the seas, 3.
+    assert m.distance_edges == ()
+    assert home_distance(m, code["SEA"], {code["HOM"]}) == 3
+    # An edge from the Sea to the Split's land, which no unit moves by, makes it 2.
+    with_edge = tmp_path / "edge.toml"
+    with_edge.write_text(base + '[distance]\nedges = ["SEA SPL"]\n')
+    m = load_map(str(with_edge))
+    assert m.distance_edges == ((code["SEA"], code["SPL"]),)
+    assert home_distance(m, code["SEA"], {code["HOM"]}) == 2
+    assert m.province_fleet_adjacent == load_map(str(plain)).province_fleet_adjacent
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base + '[distance]\nedges = ["SPL XXX"]\n')
+    with pytest.raises(MapError, match=r"distance.edges 'SPL XXX' names 'XXX'"):
+        load_map(str(bad))
+    bad.write_text(base + '[distance]\nedges = ["SPL"]\n')
+    with pytest.raises(MapError, match=r"must name two places"):
+        load_map(str(bad))
+
+
+def _godip_distance(graph: Any, province: str, homes: set[str]) -> int:
+    """The distance godip's removals count on its graph (nodes: a province's land and each of
+    its coasts): from any node of ``province`` to any node of one of ``homes``, by the edges
+    going out of each node whatever their flags; 0 in a home centre or with no such path."""
+    if province in homes:
+        return 0
+    nodes: dict[str, list[str]] = {}
+    for name, node in graph.nodes.items():
+        nodes.setdefault(node.province, []).append(name)
+    goal = {n for h in homes for n in nodes[h]}
+    seen = set(nodes[province])
+    queue = deque((n, 0) for n in nodes[province])
+    while queue:
+        here, d = queue.popleft()
+        for there in graph.nodes[here].edges:
+            if there in goal:
+                return d + 1
+            if there not in seen:
+                seen.add(there)
+                queue.append((there, d + 1))
+    return 0
+
+
+GODIP_SNAPSHOT = os.environ.get("GODIP_SNAPSHOT", "/work/.mirror/zond+godip/repo")
+
+
+@pytest.mark.skipif(not Path(GODIP_SNAPSHOT).is_dir(),
+                    reason=f"godip's snapshot is not on this machine ({GODIP_SNAPSHOT}; set "
+                    "GODIP_SNAPSHOT to its path)")
+def test_home_distance_is_godips_on_each_of_its_22_boards_and_the_classical_one() -> None:
+    # Every power's distance from every province, counted on the shipped board, is the one
+    # godip counts on its own graph as scripts/godip-boards.py reads it from godip's
+    # definitions: from any node of the unit's province to any node of a home centre's, by
+    # the edges going out of each node whatever their flags, 0 when there is no such path.
+    # The standard board is godip's classical one, four of its seas named otherwise.
+    scripts = str(Path(__file__).resolve().parent.parent / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        from godip_convert import VARIANTS, power_code
+        from godip_go import Reader, Snapshot
+    finally:
+        sys.path.remove(scripts)
+    reader = Reader(Snapshot(GODIP_SNAPSHOT))
+    classical = {"LYO": "gol", "MAO": "mid", "NAO": "nat", "NWG": "nrg"}
+    boards = [(name, package, {}) for name, (package, _) in VARIANTS.items()]
+    for name, package, renamed in [*boards, ("standard", "classical", classical)]:
+        graph = reader.variant(package).graph
+        m = find_variant(name).board()
+        godips = {p.id: renamed.get(p.code, p.code.lower()) for p in m.provinces}
+        for power in m.power_codes:
+            homes = set(m.home_centers(power))
+            codes = {godips[h] for h in homes}
+            assert codes == {p for p, n in graph.centres.items() if power_code(n) == power}
+            for p in m.provinces:
+                if godips[p.id] in graph.nodes:  # not the standard board's Switzerland
+                    assert home_distance(m, p.id, homes) == _godip_distance(
+                        graph, godips[p.id], codes), (name, power, p.code)

@@ -192,6 +192,45 @@ def test_notation_years_0_and_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert again["phase"] == phase
 
 
+# Orders as godip and diplicity write them: the province, a word for the kind of order, the
+# provinces it names (no unit type, no arrow), read as calhamer's own on Youngstown Redux.
+GODIP_ORDER_WORDS = [
+    # phase, units, dislodged, orders, canonical results, the next phase's units
+    ("S1901M", {"Britain": ["F not", "A yor", "F hol", "F lon", "F edi"]}, None,
+     ["not Convoy yor bel", "yor MoveViaConvoy bel", "hol Support yor bel", "lon Move eng",
+      "edi Support not"],
+     {"F NOT C A YOR - BEL": "succeeds", "A YOR - BEL VIA CONVOY": "succeeds",
+      "F HOL S A YOR - BEL": "succeeds", "F LON - ENG": "succeeds",
+      "F EDI S F NOT": "succeeds"},
+     ["A BEL", "F EDI", "F ENG", "F HOL", "F NOT"]),
+    ("S1901R", {"Britain": ["F not"]}, {"Britain": ["A bel"]}, ["bel Move pic"],
+     {"A BEL R PIC": "succeeds"}, ["F NOT", "A PIC"]),
+    ("W1901A", {}, None, ["lon Build Fleet", "edi Build Army", "lie Build Army"],
+     {"BUILD F LON": "succeeds", "BUILD A EDI": "succeeds", "BUILD A LIE": "succeeds"},
+     ["A EDI", "A LIE", "F LON"]),
+    ("W1901A", {"Britain": ["F lon", "F edi"]}, None, ["edi Disband"],
+     {"F EDI D": "succeeds"}, ["F LON"]),
+]
+
+
+@pytest.mark.parametrize(("phase", "units", "dislodged", "orders", "results", "after"),
+                         GODIP_ORDER_WORDS, ids=["movement", "retreats", "builds", "removals"])
+def test_notation_godips_order_words(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     phase: str, units: dict[str, list[str]],
+                                     dislodged: dict[str, list[str]] | None,
+                                     orders: list[str], results: dict[str, str],
+                                     after: list[str]) -> None:
+    centres = ["lon"] if orders == ["edi Disband"] else ["lon", "edi", "lie"]
+    doc: dict[str, Any] = {"variant": "youngstown-redux", "phase": phase, "units": units,
+                           "centers": {"Britain": centres}, "orders": {"Britain": orders}}
+    if dislodged is not None:
+        doc["dislodged"] = dislodged
+    out = _adjudicate(tmp_path, capsys, doc)
+    got = {r["canonical"]: r["result"] for r in out["results"]["BRITAIN"]}
+    assert got == results
+    assert out["next"]["units"]["BRITAIN"] == after
+
+
 # Hundred's calendar: a year of movement every five years, its retreats, and a winter after
 # the years ending in 0 only.
 HUNDRED_CODES = [

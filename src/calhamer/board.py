@@ -115,6 +115,9 @@ class Map:
     source: str = field(default="", repr=False)
     # The seasons played, the year's step and how often adjustments come (``[calendar]``).
     calendar: Calendar = STANDARD_CALENDAR
+    # Edges between locations that no unit moves by but a distance counts (``[distance]``:
+    # the graph godip measures its civil-disorder removals on), one way each.
+    distance_edges: tuple[tuple[Location, Location], ...] = ()
     # How the map is made again in another process: a function and its arguments (load_map
     # and the source, set by the loader; a board derived by a variant's options, its own).
     # Maps are compared by identity, so each is made there once, as here.

@@ -179,7 +179,7 @@ def _merge(base: dict[str, object], child: dict[str, object], name: str) -> dict
                 for loc, targets in c.items():
                     both[loc] = f"{both.get(loc, '')} {targets}".strip()
                 merged[key] = both
-            elif key == "oneway":  # one-way edges are added to the parent's
+            elif key in ("oneway", "distance"):  # one-way edges are added to the parent's
                 merged[key] = {kind: [*b.get(kind, []), *c.get(kind, [])]
                                for kind in set(b) | set(c)}
             elif key == "start":
@@ -229,6 +229,7 @@ def build_map(file: MapFile, source: str,
     provinces = _provinces(file, minor_homes, power_codes, fail)
     loc_province, loc_coast, canonical = _locations(provinces)
     army, fleet = _adjacency(file, provinces, loc_province, loc_coast, canonical, fail)
+    distance = _distance_edges(file, canonical, fail)
     _check_build_lists(powers, provinces, fail)
     names, prefix_names = _name_index(provinces, canonical, fail)
     start_units, start_centers = _start(file, minors, provinces, power_codes, fail)
@@ -245,6 +246,7 @@ def build_map(file: MapFile, source: str,
         loc_coast=tuple(loc_coast),
         army_adjacent=tuple(frozenset(a) for a in army),
         fleet_adjacent=tuple(frozenset(f) for f in fleet),
+        distance_edges=distance,
         start_units=start_units,
         start_centers=start_centers,
         _file=None if tables is not None else file,
@@ -382,6 +384,25 @@ def _adjacency(file: MapFile, provinces: list[Province], loc_province: list[Prov
             edges[a].add(b)
     _check_terrain(provinces, loc_province, loc_coast, army, fleet, fail)
     return army, fleet
+
+
+def _distance_edges(file: MapFile, canonical: dict[str, Location], fail: Fail
+                    ) -> tuple[tuple[Location, Location], ...]:
+    """``[distance]``: edges between locations that no unit moves by but a distance counts,
+    one way each (godip's graph joins a split province's land to the seas its coasts touch)."""
+    edges: set[tuple[Location, Location]] = set()
+    for edge in file.distance.edges:
+        ends = edge.split()
+        if len(ends) != 2:
+            raise fail(f"distance.edges: {edge!r} must name two places, from and to, "
+                       'like "STP BAR"')
+        a, b = (canonical.get(end.upper()) for end in ends)
+        if a is None or b is None:
+            end = ends[0] if a is None else ends[1]
+            raise fail(f"distance.edges {edge!r} names {end!r}, which is not a province or "
+                       "coast of this map")
+        edges.add((a, b))
+    return tuple(sorted(edges))
 
 
 def _check_terrain(provinces: list[Province], loc_province: list[ProvinceId],

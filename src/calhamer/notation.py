@@ -49,7 +49,9 @@ _KEYWORDS = {
     **dict.fromkeys(("B", "BUILD", "BUILDS"), "B"),
     **dict.fromkeys(("WAIVE", "WAIVES"), "W"),
     **dict.fromkeys(("VIA", "BY"), "VIA"),
-    "TO": "TO",
+    # godip's and diplicity's words: "par Move bur", "par MoveViaConvoy bur" (an arrow each).
+    **dict.fromkeys(("TO", "MOVE", "MOVES"), "TO"),
+    "MOVEVIACONVOY": "VIACONVOY",
 }
 
 # Which kinds of order each phase kind takes ("move" in a retreat phase is a retreat).
@@ -79,7 +81,7 @@ class _Tok:
 
     @property
     def is_arrow(self) -> bool:
-        return self.kind == "arrow" or self.kw == "TO"
+        return self.kind == "arrow" or self.kw in ("TO", "VIACONVOY")
 
 
 @dataclass(frozen=True)
@@ -318,6 +320,10 @@ class _Reader:
             message = f"the order for {name} does not say what to do; {kind} phases take {takes}"
             self.fail(message, first.start, self.toks[-1].end)
         self.i += not prefixed
+        if tok.kw == "B" and not prefixed and self.peek_kw() in ("A", "F"):
+            # godip's "par Build Army", "stp/nc Build Fleet": the type after the word
+            written = UnitType.ARMY if self.peek_kw() == "A" else UnitType.FLEET
+            self.i += 1
         unit_type = self.infer(written, loc, build=tok.kw == "B")
         if tok.kw == "B":
             return "build", tok, Build(unit_type, loc)
@@ -330,7 +336,7 @@ class _Reader:
                 self.i += 1
             return "retreat", tok, Retreat(unit_type, loc, self.location("the destination"))
         if tok.is_arrow:
-            return "move", tok, self.move(unit_type, loc)
+            return "move", tok, self.move(unit_type, loc, tok.kw == "VIACONVOY")
         if tok.kw == "S":
             return "support", tok, self.support(unit_type, loc)
         if tok.kw == "C":
@@ -351,12 +357,12 @@ class _Reader:
             message = f'"{first.text}" is neither a province nor a kind of order'
             self.fail(message, first.start, first.end, f"did you mean {kind}?")
 
-    def move(self, unit_type: UnitType | None, loc: Location) -> Move:
+    def move(self, unit_type: UnitType | None, loc: Location, by_convoy: bool = False) -> Move:
         steps = [self.location("the destination")]
         while (tok := self.peek()) is not None and tok.is_arrow:  # a convoy path, "A Bre-ENG-Lon"
             self.i += 1
             steps.append(self.location("the destination"))
-        via = len(steps) > 1
+        via = len(steps) > 1 or by_convoy
         if (tok := self.peek()) is not None and tok.kw == "VIA":
             self.i += 1
             if self.peek_kw() == "C":  # "via convoy", "by convoy"
@@ -375,6 +381,9 @@ class _Reader:
             end = self.toks[self.i - 1].end
             self.fail("only armies can be convoyed", start, end, cls=IllegalOrderError)
         arrow = self.peek()
+        if arrow is not None and arrow.kind == "word" and arrow.kw is None:
+            # godip's "eng Convoy lon bre": the destination right after the army
+            return Convoy(unit_type, loc, army, self.location("the destination"))
         if arrow is None or not arrow.is_arrow:
             where = arrow or self.toks[-1]
             message = 'expected "-" and the destination after the convoyed army'
@@ -388,8 +397,9 @@ class _Reader:
         tok = self.peek()
         if tok is not None and tok.kw == "H":
             self.i += 1
-        elif tok is not None and tok.is_arrow:
-            self.i += 1
+        elif tok is not None and (tok.is_arrow or (tok.kind == "word" and tok.kw is None)):
+            # "F Adr S A Ven - Tri", or godip's "adr Support ven tri" with no arrow
+            self.i += tok.is_arrow
             dest = self.location("the destination of the supported move")
             return Support(unit_type, loc, target_type, target, dest)
         return Support(unit_type, loc, target_type, target)

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 # of the keys holding tables (a table, or a table of tables by code, or a list of tables).
 DEFAULTS: dict[str, dict[str, Any]] = {
     "MapFile": {"map": {}, "powers": {}, "minor_powers": {}, "provinces": {}, "centres": {},
-                "army": {}, "fleet": {}, "remove": {}, "oneway": {}, "calendar": None,
-                "start": {}},
+                "army": {}, "fleet": {}, "remove": {}, "oneway": {}, "distance": {},
+                "calendar": None, "start": {}},
     "MapMeta": {"name": None, "title": None, "extends": None, "victory_centers": None,
                 "start_phase": None, "geometry": None},
     "PowerEntry": {"name": None, "adjective": None, "aliases": [], "color": None,
@@ -35,6 +35,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
                       "y": None},
     "Removals": {"army": [], "fleet": []},
     "OneWay": {"army": [], "fleet": []},
+    "DistanceEdges": {"edges": []},
     "SeasonEntry": {"code": None, "name": None},  # both required: a checked file has them
     "CalendarEntry": {"seasons": None, "winter": None, "year_step": 1, "adjust_every": 1},
     "StartEntry": {"units": {}, "centers": None},
@@ -49,6 +50,7 @@ NESTED: dict[tuple[str, str], tuple[str, str]] = {
     ("MapFile", "provinces"): ("by_code", "ProvinceEntry"),
     ("MapFile", "remove"): ("one", "Removals"),
     ("MapFile", "oneway"): ("one", "OneWay"),
+    ("MapFile", "distance"): ("one", "DistanceEdges"),
     ("MapFile", "calendar"): ("one", "CalendarEntry"),
     ("MapFile", "start"): ("one", "StartEntry"),
     ("CalendarEntry", "seasons"): ("list", "SeasonEntry"),

@@ -94,6 +94,13 @@ class OneWay(Document):
     fleet: list[str] = Field(default_factory=list)
 
 
+class DistanceEdges(Document):
+    """``[distance]``: edges of the board's graph that no unit moves by but that a distance
+    counts (the ``home-distance`` removals of civil disorder), ``"FROM TO"`` each, one way."""
+
+    edges: list[str] = Field(default_factory=list)
+
+
 class SeasonEntry(Document):
     """A season of ``[calendar]``: the letter phase codes write and its name."""
 
@@ -139,6 +146,7 @@ class MapFile(Document):
                                   "between coasts where a province has them")
     remove: Removals = Field(default_factory=lambda: Removals())
     oneway: OneWay = Field(default_factory=lambda: OneWay())
+    distance: DistanceEdges = Field(default_factory=lambda: DistanceEdges())
     calendar: CalendarEntry | None = None
     start: StartEntry = Field(default_factory=lambda: StartEntry())
 
@@ -151,6 +159,7 @@ MAP_HINTS = {
     "army.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "fleet.*": 'adjacencies are written LOC = "LOC LOC ..."',
     "oneway.*": 'one-way edges are written as a list of "FROM TO", like ["NTH WOO"]',
+    "distance.*": 'distance edges are written as a list of "FROM TO", like ["STP BAR"]',
     "calendar.seasons": 'seasons are written [{{ code = "S", name = "Spring" }}, ...]',
     "calendar.year_step": "year_step must be a whole number",
     "calendar.adjust_every": "adjust_every must be a whole number of at least 1",

@@ -266,19 +266,50 @@ def civil_disorder_removals(
 def _home_distance_removals(m: Map, power: str, units: dict[int, Unit], count: int
                            ) -> list[int]:
     """The ``home-distance`` rule, as godip and vDiplomacy remove units: the farthest from
-    the power's home centres (owned or not) by plain graph distance, counted in edges of any
-    kind from the unit's province whatever the unit's type; at equal distance fleets first,
-    then by province code, compared in lower case character by character (as godip compares
-    its lower-case province ids). A unit from which no home centre can be reached counts as
-    farthest."""
+    the power's home centres (owned or not) by :func:`home_distance`, whatever the unit's
+    type; at equal distance fleets first, then by province code, compared in lower case
+    character by character (as godip compares its lower-case province ids)."""
     homes = set(m.home_centers(power))
     provinces = m.provinces
     ranked = sorted(
         ((p, u) for p, u in units.items() if u.power == power),
-        key=lambda pu: (-_distance(m, pu[0], homes, False), pu[1].type is not FLEET,
+        key=lambda pu: (-home_distance(m, pu[0], homes), pu[1].type is not FLEET,
                         provinces[pu[0]].code.lower()),
     )
     return [p for p, _ in ranked[:count]]
+
+
+def home_distance(m: Map, province: int, homes: set[int]) -> int:
+    """The ``home-distance`` rule's distance from ``province`` to the nearest of ``homes``:
+    the fewest edges on a path over the board's graph as godip keeps it, whatever the edges'
+    unit type. Its nodes are the locations (a split province's land and each of its coasts
+    apart); an army edge joins two provinces' land, a fleet edge two locations, and the map's
+    ``[distance]`` edges (which no unit moves by) count too; every edge one way, as the map
+    gives it. A path starts at any location of ``province`` and ends at any of a home
+    centre's. 0 in a home centre, and 0 where no home centre can be reached (godip finds no
+    path and counts none)."""
+    if province in homes:
+        return 0
+    loc_province = m.loc_province
+    extra: dict[int, list[int]] = {}
+    for a, b in m.distance_edges:
+        extra.setdefault(a, []).append(b)
+    provinces = len(m.provinces)
+    starts = [loc for loc, p in enumerate(loc_province) if p == province]
+    seen = set(starts)
+    queue = deque((loc, 0) for loc in starts)
+    while queue:
+        loc, d = queue.popleft()
+        near = m.fleet_adjacent[loc]
+        if loc < provinces:
+            near = near | m.army_adjacent[loc]
+        for nxt in (*near, *extra.get(loc, ())):
+            if loc_province[nxt] in homes:
+                return d + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, d + 1))
+    return 0
 
 
 def _distance(m: Map, start: int, targets: set[int], fleet_only: bool) -> int:

@@ -339,3 +339,22 @@ def test_centres_change_hands_after_the_fall_retreats(tmp_path: Path,
     assert out["next"]["phase"] == following
     assert out["next"]["centers"]["AUSTRIA"] == owned
     assert out["next"]["units"]["TURKEY"] == ["A MAC"]
+
+
+def test_the_centre_chart_keeps_long_power_names_in_one_column() -> None:
+    """Western World 901's powers have names of up to 21 letters: the chart's numbers stay in
+    one column, each name followed by at least one space, and the standard chart is as it was."""
+    from calhamer.report import position_summary, totals_lines
+
+    variant = find_variant("western-world-901")
+    position = Position.initial(variant=variant)
+    for lines in (position_summary(position), totals_lines(position)):
+        rows = [line for line in lines if line.endswith(("units", "centres"))]
+        assert len(rows) >= 9
+        columns = {line.index(" centres") for line in rows}
+        assert len(columns) == 1, rows
+        for line in rows:
+            name = line[4:line.index(" centres") - 3]
+            assert name.endswith(" ") and not name.startswith(" ")
+    standard = position_summary(Position.initial())
+    assert "    Austria       3 centres   3 units" in standard

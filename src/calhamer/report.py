@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from calhamer.position import Position
 from calhamer.results import INVALID, OrderResult, PhaseOutcome
 from calhamer.views import PowerView, centre_totals, known_position
+
+if TYPE_CHECKING:
+    from calhamer.map import Map
 
 WIDTH = 28
 
@@ -79,6 +83,12 @@ def _ordered(position: Position, keyed: Mapping[str, object]) -> list[str]:
     return [p for p in codes if p in keyed] + sorted(p for p in keyed if p not in codes)
 
 
+def _name_width(m: Map) -> int:
+    """The width of the centre chart's name column: 12, or more where a power's name is
+    longer (godip's "Abbasid Caliphate"), so that the numbers stay in one column."""
+    return max(12, *(len(m.power(p).name) + 1 for p in m.power_codes))
+
+
 def position_summary(position: Position) -> list[str]:
     """The next phase, the supply-centre chart, and a winner if there is one."""
     m = position.map
@@ -86,17 +96,19 @@ def position_summary(position: Position) -> list[str]:
     lines = ["------", f"Next: {named} ({position.phase.code})", ""]
     centers = position.center_counts()
     units = position.unit_counts()
+    width = _name_width(m)
     for power in m.power_codes:
         if centers.get(power) or units.get(power):
             lines.append(
-                f"    {m.power(power).name:<12}{centers.get(power, 0):>3} centres"
+                f"    {m.power(power).name:<{width}}{centers.get(power, 0):>3} centres"
                 f"{units.get(power, 0):>4} units"
             )
     minors = m.minor_power_codes
     if minors:
         minor_centres = sum(centers.get(p, 0) for p in minors)
         minor_units = sum(units.get(p, 0) for p in minors)
-        lines.append(f"    {'Minor powers':<12}{minor_centres:>3} centres{minor_units:>4} units")
+        lines.append(f"    {'Minor powers':<{width}}{minor_centres:>3} centres"
+                     f"{minor_units:>4} units")
     variant = position.variant
     notes = variant.reporter.position_notes(position)
     if notes:
@@ -211,9 +223,10 @@ def totals_lines(position: Position) -> list[str]:
     m = position.map
     totals = centre_totals(position)
     lines = ["Supply centre totals:"]
+    width = _name_width(m)
     for power in m.power_codes:
         total = totals.get(power)
         count = "?" if total is None else str(total)
-        lines.append(f"    {m.power(power).name:<12}{count:>3} centres"
+        lines.append(f"    {m.power(power).name:<{width}}{count:>3} centres"
                      + (" (unknown)" if total is None else ""))
     return lines

@@ -1,10 +1,9 @@
 """godip's boards drawn in every view (issue 30, item 5).
 
-None of godip's boards comes with a drawing: each is drawn from its map (the board drawing of
-calhamer.render.draw). Each board's start, a phase's outcome (orders, results, dislodged units)
-and a fog-of-war player's view of it (the board with the fog module) are drawn as SVG, and the
-fog view draws no unit the player cannot see. Drawing the large boards takes tens of seconds,
-so they run with the slow checks (``-m slow``).
+Each of godip's boards ships with the drawing ``calhamer board draw`` made of it from its map
+(godip's artwork is not used). Each board's start, a phase's outcome (orders, results,
+dislodged units) and a fog-of-war player's view of it (the board with the fog module) are
+drawn as SVG, and the fog view draws no unit the player cannot see.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from calhamer.views import power_view
 pytest.importorskip("networkx")
 
 GODIP = sorted(n for n, p in shipped_files().items() if p.parent.name == "godip")
-QUICK = {"pure", "hundred", "three-kingdoms", "vietnam-war", "gateway-west"}
 
 
 def _ids(svg: str) -> set[str]:
@@ -35,8 +33,7 @@ def _random_orders(game: Game, rng: random.Random) -> dict[str, list[str]]:
             for p in game.powers()}
 
 
-@pytest.mark.parametrize("name", [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow)
-                                  for n in GODIP])
+@pytest.mark.parametrize("name", GODIP)
 def test_item_5_every_godip_board_is_drawn_in_every_view(name: str) -> None:
     game = Game.new(name)
     start = render_svg(game.current)

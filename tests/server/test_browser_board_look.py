@@ -1,6 +1,6 @@
-"""A drawn board's picture looked at in Chromium at 1000 px (issue 28, item 3): a large board
-(DPjudge's Youngstown, 184 provinces) and small ones, as ``calhamer render --size 1000`` and the
-web judge draw them.
+"""A drawn board's picture looked at in Chromium at 1000 px (issue 28, item 3): large boards
+(DPjudge's Youngstown, 184 provinces; godip's Twenty Twenty, 215) and small ones, as
+``calhamer render --size 1000`` and the web judge draw them.
 
 What the browser lays out, with its own fonts, is measured: the picture is 1000 px wide and
 the page no wider; every province is a shape of its own, large enough to point at; every
@@ -74,6 +74,7 @@ def _look(browser: Any, board: str) -> tuple[dict[str, Any], Any]:
 
 @pytest.mark.parametrize(("board", "label_px", "unit_px", "province_px"), [
     ("dpjudge/youngstown", 4.5, 8.0, 12.0),  # 184 provinces
+    ("godip/twenty-twenty", 3.5, 6.0, 8.0),  # 215, the largest shipped
     ("dpjudge/hundred", 12.0, 20.0, 30.0),  # 41
     ("godip/north-sea-wars", 10.0, 16.0, 30.0),  # 31
 ])

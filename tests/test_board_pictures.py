@@ -169,3 +169,72 @@ def test_every_board_is_readable_at_1000_pixels(name):
 
     geo = geometry_for(load_map(name))
     assert UNIT_R * 1000 / geo.width * geo.unit_scale >= 5.0, geo.width
+
+
+def _pieces(board, entry: dict, p) -> list[tuple[str, tuple]]:
+    """A province's pieces in its drawing: ("disc", (centre, r)) or ("box", (x0, y0, x1, y1))."""
+    from calhamer.map import Terrain
+    from calhamer.render.draw.anchors import SC_R, UNIT_R, label_box
+
+    out: list[tuple[str, tuple]] = []
+    if p.terrain is not Terrain.IMPASSABLE:
+        out.append(("disc", (tuple(entry["unit"]), UNIT_R)))
+        out += [("disc", (tuple(entry["coasts"][c]), UNIT_R)) for c in p.coasts]
+    out.append(("box", label_box(p.code, p.terrain is Terrain.SEA, tuple(entry["label"]))))
+    if p.is_supply_center:
+        out.append(("disc", (tuple(entry["sc"]), SC_R)))
+    return out
+
+
+def _bounds(piece: tuple[str, tuple]) -> tuple[float, float, float, float]:
+    if piece[0] == "box":
+        return piece[1]
+    (x, y), r = piece[1]
+    return (x - r, y - r, x + r, y + r)
+
+
+def _middle(piece: tuple[str, tuple]) -> tuple[float, float]:
+    x0, y0, x1, y1 = _bounds(piece)
+    return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def _apart(a: tuple[str, tuple], b: tuple[str, tuple]) -> bool:
+    import math
+
+    if a[0] == "box" and b[0] == "box":
+        p, q = a[1], b[1]
+        return p[2] <= q[0] or q[2] <= p[0] or p[3] <= q[1] or q[3] <= p[1]
+    if a[0] == "box":
+        a, b = b, a
+    centre, r = a[1]
+    if b[0] == "disc":
+        return math.dist(centre, b[1][0]) >= r + b[1][1]
+    x0, y0, x1, y1 = b[1]
+    return math.hypot(max(x0 - centre[0], 0.0, centre[0] - x1),
+                      max(y0 - centre[1], 0.0, centre[1] - y1)) >= r
+
+
+@pytest.mark.parametrize("name", drawn_boards())
+def test_every_drawn_board_places_its_pieces_apart_on_their_province(name):
+    """Every unit's place (and each split coast's fleet), label and centre of a drawn board
+    overlaps no other, of its province or another's, and stands on its province (its middle
+    inside it), even in a province the drawer could not give room enough."""
+    from calhamer.render.geometry import _inside
+    from calhamer.render.paths import path_points
+
+    board = load_map(name)
+    doc = json.loads(geometry_path(name).read_text(encoding="utf-8"))
+    pieces = []
+    for p in board.provinces:
+        entry = doc["provinces"][p.code]
+        rings = [path_points("M" + part) for part in entry["d"].split("M")[1:]]
+        for piece in _pieces(board, entry, p):
+            assert _inside(rings, _middle(piece)), f"{p.code}: {piece} is off its province"
+            pieces.append((p.code, piece))
+    pieces.sort(key=lambda item: _bounds(item[1])[0])
+    for i, (code, piece) in enumerate(pieces):
+        right = _bounds(piece)[2]
+        for other_code, other in pieces[i + 1:]:
+            if _bounds(other)[0] >= right:
+                break
+            assert _apart(piece, other), f"{code}: {piece} overlaps {other_code}: {other}"

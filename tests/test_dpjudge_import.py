@@ -268,6 +268,21 @@ def test_item1_bad_input_is_one_line_never_a_traceback(tmp_path: Path) -> None:
     assert any("nowhere.map cannot be read" in line for line in lines)
 
 
+def test_item1_a_malformed_flow_is_named_not_a_traceback(tmp_path: Path) -> None:
+    """FLOW lines that give no season with its phases, or a divisor that is no number: each
+    is named on its line, and with no movement season left the standard calendar is used."""
+    text = "FLOW Tyrolia = tyr\nFLOW IFYEARDIV:x\nFLOW SPRING:\n"
+    imported = import_map(_board(tmp_path, text))
+    lines = [str(p) for p in imported.problems]
+    assert "test.map:2: FLOW TYROLIA: not a season with its phases" in "\n".join(lines)
+    assert any(line.startswith("test.map:3: FLOW IFYEARDIV:X: the divisor") for line in lines)
+    assert any(line.startswith("test.map:4: FLOW SPRING:: not a season") for line in lines)
+    assert "test.map:2: FLOW: no season has a movement phase" in "\n".join(lines)
+    assert "calendar" not in imported.board and imported.board["map"]["start_phase"] == "S1901M"
+    with pytest.raises(ImportRefused):
+        import_map(_board(tmp_path, text), strict=True)
+
+
 # -- the command ----------------------------------------------------------------------------
 
 def test_item1_board_import_writes_board_and_variant(tmp_path: Path, capsys) -> None:

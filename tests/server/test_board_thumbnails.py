@@ -122,3 +122,24 @@ def test_a_game_is_composed_of_modules_on_a_godip_board(app, database):
     assert game.variant == "godip/hundred+fog"
     position = first_phase(database, game.id)
     assert position["phase"] == "Y1425M"
+
+
+def test_every_thumbnail_the_form_shows_is_served(client):
+    """Every picture the form links to, each variant's and each board's, is a small SVG of
+    that board: as many provinces drawn as the board has."""
+    from calhamer.map import load_map
+    from calhamer.variants import find_variant
+
+    page = client.get("/").text
+    variants = re.findall(r'src="(/thumbnails/variant/[^"]+\.svg)"', page)
+    board_urls = re.findall(r'data-thumb="(/thumbnails/board/[^"]+\.svg)"', page)
+    assert len(variants) == len(boards.variant_previews())
+    assert len(board_urls) == len(shipped_boards())
+    for url in variants + board_urls:
+        r = client.get(url)
+        assert r.status_code == 200, url
+        root = ET.fromstring(r.text)
+        name = url.rsplit("/", 1)[1].removesuffix(".svg") if "/variant/" in url else \
+            url.removeprefix("/thumbnails/board/").removesuffix(".svg")
+        m = find_variant(name).board() if "/variant/" in url else load_map(name)
+        assert len(root.findall(f"{SVG_NS}path")) >= len(m.provinces), url

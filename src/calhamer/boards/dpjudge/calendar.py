@@ -55,17 +55,26 @@ def read_calendar(flow: list[tuple[str, Where]], begin: tuple[str, Where] | None
     a BEGIN (``SPRING 1901 MOVEMENT`` when none is given). What calhamer's calendar cannot
     hold is added to ``problems`` and left out."""
     where = flow[0][1] if flow else None
-    items = [item for item, _ in flow] or DEFAULT_FLOW
+    pairs: list[tuple[str, Where | None]] = (list(flow) if flow else
+                                             [(item, None) for item in DEFAULT_FLOW])
     step, divisor, modulo = 1, 0, 0
     moves: list[str] = []  # movement seasons, in order
     adjust: str | None = None
-    for item in items:
-        season, _, phases = item.partition(":")
+    for item, at in pairs:
+        season, colon, phases = item.partition(":")
         if season == "NEWYEAR":
             step = int(phases or 1) if phases.lstrip("-").isdigit() else 1
         elif season == "IFYEARDIV":
             div, _, mod = phases.partition("=")
-            divisor, modulo = int(div), int(mod or 0)
+            if div.isdigit() and int(div) > 0 and (mod or "0").isdigit():
+                divisor, modulo = int(div), int(mod or 0)
+            elif at is not None:
+                problems.append(Problem(at, f"FLOW {item}", "the divisor is not a whole "
+                                        "number above 0; left out"))
+        elif not colon or not season or not phases:
+            if at is not None:
+                problems.append(Problem(at, f"FLOW {item}", "not a season with its phases "
+                                        "(SPRING:MOVEMENT,RETREATS); left out"))
         else:
             kinds = [KINDS.get(p, p) for p in phases.split(",")]
             if kinds == ["M", "R"]:
@@ -79,6 +88,11 @@ def read_calendar(flow: list[tuple[str, Where]], begin: tuple[str, Where] | None
                     moves.append(season)
                 elif "A" in kinds and adjust is None:
                     adjust = season
+    if not moves:
+        if where is not None:
+            problems.append(Problem(where, "FLOW", "no season has a movement phase; the "
+                                    "standard calendar is used"))
+        moves, adjust = ["SPRING", "FALL"], adjust or "WINTER"
     every = _adjust_every(step, divisor, modulo, begin)
     if every is None and where is not None:
         problems.append(Problem(where, "FLOW IFYEARDIV", "adjustments in years that are not "

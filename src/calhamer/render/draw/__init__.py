@@ -19,7 +19,7 @@ import math
 from typing import Any
 
 from calhamer.map import Map
-from calhamer.render.draw.anchors import Pieces, Placer
+from calhamer.render.draw.anchors import Pieces, Placer, occupied
 from calhamer.render.draw.graph import Board, Point, board_of
 from calhamer.render.draw.layout import layout, radius
 from calhamer.render.draw.outline import Outlines
@@ -41,6 +41,7 @@ CELL = 4.0  # the grid's cell, in pixels
 GAP = 2  # cells of neutral land at least between provinces that must not meet
 REACH = 1.2  # how far a province grows from its middle, in steps
 TRIES = 8
+SETTLE = 3  # tries after those for provinces with no room at all, the map's size kept
 
 
 def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
     weight = [2.0 * radius(board, p) for p in range(board.count)]
     step = STEP
     grid = pieces = None
+    sites: list[Point] = []
     for attempt in range(TRIES):
         sites = [(x * step, y * step) for x, y in unit_pos]
         grid = _grown(board, sites, step, weight)
@@ -71,18 +73,52 @@ def draw_board(m: Map, *, hints: bool = True) -> dict[str, Any]:
         cramped = [p for p, got in pieces.items() if got is None]
         if not cramped:
             break
+        if attempt == TRIES - 1:
+            break
         _move_the_crowded_out(board, grid, cramped, unit_pos, step)
         for p in cramped:
             weight[p] *= 1.3
         if attempt % 2 == 1:
             step *= 1.12
     assert grid is not None and pieces is not None
-    cramped = [p for p, got in pieces.items() if got is None]
-    if cramped:
-        tight = Placer(board, grid, distances(grid), tight=True)
-        for p in cramped:
-            pieces[p] = tight.place(p)
+    if any(got is None for got in pieces.values()):
+        pieces = _last_resort(board, grid, pieces)
+        # A province where even that finds no room grows, the map's size and every other
+        # province's place kept, while fewer are left without room.
+        for _ in range(SETTLE):
+            left = [p for p, got in pieces.items() if got is None]
+            if not left:
+                break
+            grown_weight = list(weight)
+            for p in left:
+                grown_weight[p] *= 1.5
+            again = _grown(board, sites, step, grown_weight, like=grid)
+            mend(board, again)
+            placer = Placer(board, again, distances(again))
+            tried = _last_resort(board, again, {p: placer.place(p) for p in range(board.count)})
+            if sum(got is None for got in tried.values()) >= len(left):
+                break
+            grid, pieces, weight = again, tried, grown_weight
     return _document(m, board, grid, pieces)
+
+
+def _last_resort(board: Board, grid: Grid, pieces: dict[int, Pieces | None]
+                 ) -> dict[int, Pieces | None]:
+    """The pieces of provinces too small for them placed up to the border, and failing that
+    with each piece's middle in the province, clear of every other piece (None: not even
+    that)."""
+    pieces = dict(pieces)
+    cramped = [p for p, got in pieces.items() if got is None]
+    room = distances(grid)
+    tight = Placer(board, grid, room, tight=True)
+    for p in cramped:
+        pieces[p] = tight.place(p)
+    for p in cramped:
+        if pieces[p] is None:
+            avoid = [item for q, got in pieces.items() if got is not None and q != p
+                     for item in occupied(board, q, got)]
+            pieces[p] = Placer(board, grid, room, loose=True, avoid=avoid).place(p)
+    return pieces
 
 
 def _move_the_crowded_out(board: Board, grid: Grid, cramped: list[int],

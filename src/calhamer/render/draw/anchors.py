@@ -53,12 +53,17 @@ class Placer:
     """Finds room for the pieces of every province of a grid."""
 
     def __init__(self, board: Board, grid: Grid, room: list[float], *,
-                 tight: bool = False) -> None:
+                 tight: bool = False, loose: bool = False,
+                 avoid: list | None = None) -> None:
         self.board, self.grid, self.room = board, grid, room
         self.cells = grid.cells_of()
         # ``tight``: the last resort for a province that stays too small, pieces allowed up
-        # to the border itself.
+        # to the border itself. ``loose``: the resort after that, each piece's middle in the
+        # province and the pieces apart, but a piece may reach over the border (clear of the
+        # other provinces' pieces, ``avoid``).
         self.inset = 0.5 * grid.size if tight else (0.5 + SLACK + THIN) * grid.size + MARGIN
+        self.loose = loose
+        self.avoid = avoid or []
 
     def place(self, p: int) -> Pieces | None:
         """The pieces of province ``p``, or None if they do not all fit."""
@@ -169,10 +174,17 @@ class Placer:
     # -- tests --
 
     def _disc_fits(self, cell: int, r: float) -> bool:
+        if self.loose:
+            return _clear_disc(self.grid.centre(cell), r, self.avoid)
         return self.room[cell] * self.grid.size >= r + self.inset
 
     def _box_fits(self, p: int, box: tuple[float, float, float, float]) -> bool:
         g = self.grid
+        if self.loose:
+            x = int(((box[0] + box[2]) / 2 - g.origin[0]) // g.size)
+            y = int(((box[1] + box[3]) / 2 - g.origin[1]) // g.size)
+            return (0 <= x < g.w and 0 <= y < g.h and g.owner[y * g.w + x] == p
+                    and _clear_box(box, self.avoid))
         m = self.inset - 0.5 * g.size
         x0 = int((box[0] - m - g.origin[0]) // g.size)
         x1 = int((box[2] + m - g.origin[0]) // g.size)
@@ -187,6 +199,16 @@ class Placer:
                 if owner[row + x] != p:
                     return False
         return True
+
+
+def occupied(board: Board, p: int, pieces: Pieces) -> list:
+    """Province ``p``'s pieces as the discs and box other pieces keep clear of."""
+    out: list = [("disc", pieces.unit, UNIT_R)]
+    out += [("disc", at, UNIT_R) for at in pieces.coasts.values()]
+    out.append(("box", label_box(board.codes[p], board.is_sea(p), pieces.label)))
+    if pieces.sc is not None:
+        out.append(("disc", pieces.sc, SC_R))
+    return out
 
 
 def _clear_disc(at: Point, r: float, taken: list) -> bool:

@@ -66,10 +66,28 @@ def board_previews() -> tuple[Preview, ...]:
         provinces = sum(p.terrain is not Terrain.IMPASSABLE for p in m.provinces)
         size = (f"{len(m.powers)} powers, {provinces} provinces, "
                 f"{sum(m.centre_weight)} centres")
-        drawn = has_drawing(m)
+        drawn = has_drawing(m) and _board_start(name) is not None
         out.append(Preview(name, m.title, "", size,
                            f"/thumbnails/board/{name}.svg" if drawn else None))
     return tuple(out)
+
+
+def _board_start(name: str) -> Position | None:
+    """A shipped board at its start: as the board alone sets it up, or, for a board whose
+    start only its rules can read (Superdiplomacy's stacks, ``2A BUD``), as the first
+    variant the form offers on it does; None if neither can."""
+    try:
+        return Position.initial(name)
+    except CalhamerError:
+        pass
+    for preview in variant_previews():
+        try:
+            variant = find_variant(preview.name)
+            if variant.board().name == name:
+                return Position.initial(variant=variant)
+        except CalhamerError:
+            continue
+    return None
 
 
 def _variant_drawn(name: str) -> bool:
@@ -94,4 +112,5 @@ def board_thumbnail(name: str) -> str | None:
     picture)."""
     if name not in {p.name for p in board_previews() if p.thumbnail}:
         return None
-    return render_thumbnail(Position.initial(name), width=THUMBNAIL_WIDTH)
+    start = _board_start(name)
+    return None if start is None else render_thumbnail(start, width=THUMBNAIL_WIDTH)

@@ -119,3 +119,29 @@ def test_on_a_phone_the_map_comes_first(live_server, chromium, screen):  # noqa:
         assert italy.evaluate("document.documentElement.scrollWidth") <= 390
     else:
         assert below["main h1"] < top and below["#status"] < top
+
+
+SMALL_BUTTONS = """() => Array.from(document.querySelectorAll('main button'))
+  .filter(b => b.getClientRects().length > 0)
+  .map(b => [b.textContent.trim(), b.getBoundingClientRect().height])
+  .filter(([, h]) => h < 44)"""
+
+
+def test_on_a_phone_every_button_is_a_fingers_target(live_server, chromium):  # noqa: F811
+    """The order box's, the press form's, the gamemaster's and the new-game form's buttons
+    are at least 44 px high at 390x844, as the map's are."""
+    from playwright.sync_api import expect
+
+    table = standard_table(live_server, powers=("ITALY", "FRANCE"))
+    table.orders("ITALY", ["A Rom - Apu"])
+    assert table.process() == "F1901M"
+    for who in ("ITALY", "GM"):
+        page = table.browse(chromium, who, **PHONE)
+        expect(page.locator("#status")).to_be_visible()
+        expect(page.locator("main button").first).to_be_visible()
+        assert page.evaluate(SMALL_BUTTONS) == [], who
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    home = chromium.new_context(**PHONE).new_page()
+    home.goto(live_server + "/")
+    expect(home.get_by_role("button", name="Create the game")).to_be_visible()
+    assert home.evaluate(SMALL_BUTTONS) == []

@@ -51,6 +51,10 @@ def test_results_per_power_with_icons_and_reasons(live_server, chromium, size): 
     void = _row(france, "GERMANY", "F KIE - MUN")
     expect(void).to_have_class("result void")
     expect(void.locator(".reason")).to_contain_text("Invalid: ")
+    # The unit whose order was invalid holds, but it was not left without an order.
+    fallback = _row(france, "GERMANY", "F KIE H")
+    expect(fallback).to_contain_text("its order was invalid")
+    expect(fallback).not_to_contain_text("no order given")
     # The judge's text report is still there, folded.
     expect(france.locator("#results details#report pre")).to_contain_text("Bounced 1v2")
     width = france.evaluate("document.documentElement.scrollWidth")

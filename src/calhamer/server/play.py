@@ -118,6 +118,12 @@ _ICONS = {
 }
 
 
+def _unit_of(result: dict[str, Any]) -> str:
+    """The unit a result's order is for, as its first two words name it ("F BRE")."""
+    return " ".join(str(result.get("canonical") or result.get("order") or "").upper()
+                    .split()[:2])
+
+
 def result_rows(last: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
     """The last phase's results per power (in the order the judge gives them): each order
     with a kind (succeeds, fails, dislodged, void, missed, unknown), an icon, and the
@@ -125,6 +131,8 @@ def result_rows(last: dict[str, Any], names: dict[str, str]) -> list[dict[str, A
     out = []
     for power, results in (last.get("results") or {}).items():
         rows = []
+        # The units whose order was invalid: their fallback is not a missed order.
+        voided = {_unit_of(r) for r in results if str(r.get("result", "")) == "invalid"}
         for r in results:
             reason = str(r.get("reason", ""))
             verdict = str(r.get("result", ""))
@@ -141,7 +149,8 @@ def result_rows(last: dict[str, Any], names: dict[str, str]) -> list[dict[str, A
                 kind = "unknown"
             order = str(r.get("canonical") or r.get("order") or "")
             if kind == "missed":
-                order = f"{order} (no order given)"
+                given = "its order was invalid" if _unit_of(r) in voided else "no order given"
+                order = f"{order} ({given})"
             rows.append({"kind": kind, "icon": _ICONS[kind], "order": order,
                          "reason": reason[:1].upper() + reason[1:]})
         if rows:

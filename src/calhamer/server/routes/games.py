@@ -282,6 +282,8 @@ def game_page(request: Request, viewer: PageViewer, page: PageDep, session: Sess
         "powers": [(p.code, p.name) for p in position.map.powers],
         "last": None,
         "hidden": common.hides(game),
+        "paused_by_players": (game.status == "paused"
+                              and games.paused_by_players(session, game)),
         "seat_changes": seats.seat_changes(session, game),
         "return_url": return_url(request, settings, signer, page.user),
     }

@@ -430,6 +430,14 @@ def events_of(session: Session, game: GameRow) -> list[Event]:
     ))
 
 
+def paused_by_players(session: Session, game: GameRow) -> bool:
+    """Whether a paused game was paused by its players' agreed proposal (else the gamemaster
+    paused it): the log's last pause says which."""
+    last = session.scalars(select(Event).where(Event.game_id == game.id, Event.kind == "paused")
+                           .order_by(Event.id.desc()).limit(1)).first()
+    return last is not None and last.detail.startswith("the players")
+
+
 # What the game log may tell a gamemaster who plays a power: the game's public life and their
 # own actions. Any other kind (a new one included) is left out until the game is over.
 PUBLIC_EVENTS = frozenset({"created", "joined", "gm-joined", "replaced", "gm-left", "paused",

@@ -34,3 +34,36 @@
     show();
   });
 })();
+
+// The rule modules and their options belong to "a board with rule modules": shown only when
+// that is the choice, and each module's options only while the module is ticked. A variant
+// from the list comes with its own options, and a variant file names its own. Without this
+// script every module and option is shown, and the server reads only those that apply.
+(function () {
+  "use strict";
+  var form = document.getElementById("new-game");
+  var modules = document.getElementById("modules");
+  if (!form || !modules) return;
+  var sources = form.querySelectorAll("input[name=source]");
+  function show() {
+    var chosen = form.querySelector("input[name=source]:checked");
+    modules.hidden = !chosen || chosen.value !== "modules";
+    Array.prototype.forEach.call(modules.querySelectorAll(".module"), function (m) {
+      var box = m.querySelector("input[name=modules]");
+      Array.prototype.forEach.call(m.querySelectorAll(".option"), function (option) {
+        option.hidden = !box || !box.checked;
+      });
+    });
+  }
+  Array.prototype.forEach.call(sources, function (s) { s.addEventListener("change", show); });
+  modules.addEventListener("change", show);
+  // Choosing a board or a module is choosing to compose: its radio follows.
+  var board = form.querySelector("select[name=board]");
+  var composing = form.querySelector("input[name=source][value=modules]");
+  function compose() { if (composing && !composing.checked) { composing.checked = true; } show(); }
+  if (board) board.addEventListener("change", compose);
+  var preset = form.querySelector("select[name=variant]");
+  var listed = form.querySelector("input[name=source][value=preset]");
+  if (preset && listed) preset.addEventListener("change", function () { listed.checked = true; show(); });
+  show();
+})();

@@ -357,7 +357,7 @@ def _board_line(position: Position, rules: str | None, pieces: _MapJson
 
 
 # Results as JSON text, by their four fields: a game's results repeat from phase to phase
-# ("A PAR H", "holds"). Emptied when it grows past the limit, as _JSON_TEXTS is.
+# ("A PAR H", "holds"). Emptied when it grows past the limit, as json_text._JSON_TEXTS is.
 _JSON_ENTRIES: dict[tuple[str, str, str, str], str] = {}
 
 

@@ -18,18 +18,17 @@ from typing import Any
 
 import pytest
 
-from calhamer import formats, notation
+from calhamer import notation
 from calhamer.cli.phase import _adjudicate_lines
 from calhamer.errors import CalhamerError, PhaseError
 from calhamer.formats import (
-    _model_fields,
-    _plain_fields,
-    _read_fields,
+    json_text,
     outcome_to_json,
     outcome_to_line,
     position_from_json,
     position_to_json,
 )
+from calhamer.formats.reading import _model_fields, _plain_fields, _read_fields
 from calhamer.map import load_map
 from calhamer.notation import format_order, parse_order
 from calhamer.options import possible_orders
@@ -358,8 +357,8 @@ def test_order_texts_are_read_once_and_the_memo_is_bounded(monkeypatch) -> None:
 
 
 def test_the_json_text_memo_is_emptied_when_full(monkeypatch) -> None:
-    monkeypatch.setattr(formats, "_JSON_TEXTS", {})
-    monkeypatch.setattr(formats, "_JSON_TEXT_LIMIT", 3)
+    monkeypatch.setattr(json_text, "_JSON_TEXTS", {})
+    monkeypatch.setattr(json_text, "_JSON_TEXT_LIMIT", 3)
     for word in ["a", "b", "c", "d", "é"]:
-        assert formats._json_text(word) == json.dumps(word)
-    assert len(formats._JSON_TEXTS) <= 3
+        assert json_text._json_text(word) == json.dumps(word)
+    assert len(json_text._JSON_TEXTS) <= 3

@@ -1,12 +1,14 @@
 """The next position of ``calhamer adjudicate --jsonl`` written as JSON text directly
-(``formats._position_line``) holds to ``position_to_json``, byte for byte, on boards the random
-games do not reach: powers the map does not know, and a centre where the map has none."""
+(``formats.writing._position_line``) holds to ``position_to_json``, byte for byte, on boards
+the random games do not reach: powers the map does not know, and a centre where the map has
+none."""
 
 from __future__ import annotations
 
 import json
 
-from calhamer.formats import _map_json, _position_line, position_to_json
+from calhamer.formats import position_to_json
+from calhamer.formats.writing import _map_json, _position_line
 from calhamer.map import UnitType, load_map
 from calhamer.position import Position, Unit
 

@@ -1,9 +1,9 @@
-"""Every document is parsed by ``formats._loads``: JSON's own scanner called straight away, and
-``json.loads`` again for any text that is not one value with blanks around it at most. It must
-read every text as ``json.loads`` reads it: the same value, or the same error (and so the same
-one-line message from ``read_json``). Texts are random JSON, spaced and indented in the ways
-JSON allows, then now and then spoiled (a character dropped, doubled or replaced, two values,
-a byte-order mark, blanks JSON does not allow).
+"""Every document is parsed by ``formats.json_text._loads``: JSON's own scanner called
+straight away, and ``json.loads`` again for any text that is not one value with blanks around
+it at most. It must read every text as ``json.loads`` reads it: the same value, or the same
+error (and so the same one-line message from ``read_json``). Texts are random JSON, spaced and
+indented in the ways JSON allows, then now and then spoiled (a character dropped, doubled or
+replaced, two values, a byte-order mark, blanks JSON does not allow).
 
 And a phase document's orders and units keyed by power codes are taken as they stand: they
 must read as when every key was read and the lists of two spellings of one power joined. A
@@ -21,14 +21,9 @@ from hypothesis import strategies as st
 
 from calhamer.cli.io import DOCUMENT_ERRORS
 from calhamer.errors import CalhamerError
-from calhamer.formats import (
-    _loads,
-    _power,
-    phase_from_line,
-    position_from_json,
-    position_to_json,
-    read_json,
-)
+from calhamer.formats import phase_from_line, position_from_json, position_to_json, read_json
+from calhamer.formats.json_text import _loads
+from calhamer.formats.reading import _power
 from calhamer.map import load_map
 from calhamer.position import Position, units_from_specs
 from calhamer.variants import find_variant
@@ -86,9 +81,9 @@ def read_json_by_loads(text: str) -> Any:
     """``read_json`` as it read before, through ``json.loads``."""
     from unittest import mock
 
-    from calhamer import formats
+    from calhamer.formats import json_text
 
-    with mock.patch.object(formats, "_loads", json.loads):
+    with mock.patch.object(json_text, "_loads", json.loads):
         return read_json(text)
 
 

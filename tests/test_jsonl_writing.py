@@ -1,5 +1,5 @@
 """The winner written by ``calhamer adjudicate --jsonl`` is counted from the centre lists the
-writer has just made (``formats._solo``), not by the position again: under the standard
+writer has just made (``formats.writing._solo``), not by the position again: under the standard
 victory rule, every centre counting one and owned by the map's players. It must be the
 position's own :meth:`~calhamer.position.Position.winner` on every board: random ones (a power
 near a solo or past it, minor powers and powers the map does not know owning centres), a
@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from calhamer.formats import _board_line, _map_json, _solo, outcome_to_json, outcome_to_line
+from calhamer.formats import outcome_to_json, outcome_to_line
+from calhamer.formats.writing import _board_line, _map_json, _solo
 from calhamer.map import load_map
 from calhamer.phases import adjudicate
 from calhamer.position import Position

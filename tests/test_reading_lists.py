@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calhamer import formats
 from calhamer.errors import CalhamerError
-from calhamer.formats import _model_fields, _plain_fields, _read_fields, position_from_json
+from calhamer.formats import position_from_json, reading
+from calhamer.formats.reading import _model_fields, _plain_fields, _read_fields
 from calhamer.map import load_map
 from calhamer.position import Position
 
@@ -39,7 +39,7 @@ POWER_KEYS = [*POWERS, "france", "Germany", "ATLANTIS"]
 
 
 def forget() -> None:
-    for memo in (formats._UNITS_READ, formats._CENTRE_TABLES):
+    for memo in (reading._UNITS_READ, reading._CENTRE_TABLES):
         memo.clear()
 
 
@@ -128,7 +128,7 @@ def test_only_tables_read_without_error_are_kept() -> None:
             with pytest.raises(CalhamerError):
                 position_from_json(bad)
     # The centres' table is read and kept; the empty table of the bad documents' other half.
-    assert [key[1:] for key in formats._CENTRE_TABLES] == [("france", ("PAR",)), ()]
+    assert [key[1:] for key in reading._CENTRE_TABLES] == [("france", ("PAR",)), ()]
     first, second = position_from_json(good)[0], position_from_json(good)[0]
     assert first == second
     assert first.centers is second.centers  # one read-only table, as read
@@ -137,12 +137,12 @@ def test_only_tables_read_without_error_are_kept() -> None:
 
 def test_the_table_memos_are_bounded(monkeypatch) -> None:
     forget()
-    monkeypatch.setattr(formats, "_TABLE_LIMIT", 2)
+    monkeypatch.setattr(reading, "_TABLE_LIMIT", 2)
     places = ["PAR", "BRE", "MAR", "BUR", "PIC"]
     for place in places:
         doc = {"units": {"FRANCE": [f"A {place}"]}, "centers": {"FRANCE": ["PAR"]}}
         assert position_from_json(doc) == model_read(doc)
-    assert len(formats._CENTRE_TABLES) == 1
+    assert len(reading._CENTRE_TABLES) == 1
 
 
 def test_a_variant_with_its_own_unit_reader_reads_alike() -> None:

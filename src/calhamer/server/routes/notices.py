@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, Request, Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.orm import Session, object_session
 
-from calhamer.server.deps import ApiUser, Csrf, DatabaseDep, Now, PageDep, SessionDep, SettingsDep
+from calhamer.server.deps import ApiUser, Csrf, Now, PageDep, SessionDep
 from calhamer.server.models import User
 from calhamer.server.pages import redirect, templates
 from calhamer.server.schemas import NO_NUL
@@ -123,9 +123,11 @@ async def _json(request: Request) -> Any:
 
 
 @pages.post("/account/push")
-async def push_subscribe(request: Request, page: PageDep, _: Csrf, db: DatabaseDep,
-                         settings: SettingsDep) -> Response:
-    """This browser's push subscription, as ``PushSubscription.toJSON()`` gives it."""
+async def push_subscribe(request: Request, page: PageDep, _: Csrf, session: SessionDep,
+                         now: Now) -> Response:
+    """This browser's push subscription, as ``PushSubscription.toJSON()`` gives it. It is
+    kept in the request's own session: on SQLite that session holds the process's write lock
+    (``db._sqlite_hooks``), which a second transaction would wait for for ever."""
     if page.user is None:
         return Response(status_code=401)
     try:
@@ -136,9 +138,9 @@ async def push_subscribe(request: Request, page: PageDep, _: Csrf, db: DatabaseD
     user_id = page.user.id
 
     def keep() -> None:
-        with db.transaction() as session:
-            notices.subscribe(session, user_id, body.endpoint, body.keys.p256dh,
-                              body.keys.auth, settings.clock())
+        notices.subscribe(session, user_id, body.endpoint, body.keys.p256dh, body.keys.auth,
+                          now)
+        session.commit()
 
     from starlette.concurrency import run_in_threadpool
 

@@ -179,7 +179,7 @@ def _merge(base: dict[str, object], child: dict[str, object], name: str) -> dict
                 for loc, targets in c.items():
                     both[loc] = f"{both.get(loc, '')} {targets}".strip()
                 merged[key] = both
-            elif key in ("oneway", "distance"):  # one-way edges are added to the parent's
+            elif key in ("oneway", "distance"):  # one-way and distance edges add to the parent's
                 merged[key] = {kind: [*b.get(kind, []), *c.get(kind, [])]
                                for kind in set(b) | set(c)}
             elif key == "start":

@@ -430,12 +430,17 @@ def events_of(session: Session, game: GameRow) -> list[Event]:
     ))
 
 
+# The log's words for a pause the players agreed to (``proposals``); the gamemaster's pause
+# is logged in other words.
+PAUSED_BY_PLAYERS = "the players agreed to pause the game"
+
+
 def paused_by_players(session: Session, game: GameRow) -> bool:
     """Whether a paused game was paused by its players' agreed proposal (else the gamemaster
     paused it): the log's last pause says which."""
     last = session.scalars(select(Event).where(Event.game_id == game.id, Event.kind == "paused")
                            .order_by(Event.id.desc()).limit(1)).first()
-    return last is not None and last.detail.startswith("the players")
+    return last is not None and last.detail == PAUSED_BY_PLAYERS
 
 
 # What the game log may tell a gamemaster who plays a power: the game's public life and their

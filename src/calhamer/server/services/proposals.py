@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from calhamer.server.models import GameRow, PhaseRow, Proposal, Vote
 from calhamer.server.services.common import Conflict, Invalid, NotFound, hides, position_of
 from calhamer.server.services.common import variant_of as _variant_of
-from calhamer.server.services.games import current_phase, lock_game, log
+from calhamer.server.services.games import PAUSED_BY_PLAYERS, current_phase, lock_game, log
 from calhamer.server.views import Viewer
 
 KINDS = ("draw", "pause")
@@ -196,7 +196,7 @@ def _decide(session: Session, game: GameRow, proposal: Proposal, now: datetime) 
                                  else max(0, int((game.deadline - now).total_seconds())))
         game.deadline = None
         game.process_requested = False
-        log(session, game.id, now, "paused", "the players agreed to pause the game")
+        log(session, game.id, now, "paused", PAUSED_BY_PLAYERS)
     session.flush()
 
 
